@@ -1,0 +1,56 @@
+"""The games of the catalog (SPEC section 1). `manage.py load_catalog` writes them to the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    slug: str
+    name: Promise
+    tagline: Promise
+    min_players: int
+    max_players: int
+    min_minutes: int
+    max_minutes: int
+    difficulty: Promise
+    has_leaderboard: bool
+    position: int
+
+
+CATALOG: tuple[CatalogEntry, ...] = (
+    CatalogEntry(
+        slug="tile-rummy",
+        name=_("Tile Rummy"),
+        tagline=_(
+            "The house game: an indicator tile, a 45-point opening with a run, laying off, taking jokers "
+            "and the last discard, and a detailed score at the end of every game."
+        ),
+        min_players=2,
+        max_players=4,
+        min_minutes=10,
+        max_minutes=60,
+        difficulty=_("Strategic"),
+        has_leaderboard=True,
+        position=1,
+    ),
+    CatalogEntry(
+        slug="tile-rummy-rearrange",
+        name=_("Tile Rummy: Rearrange"),
+        tagline=_(
+            "Open with 30 points from your own rack; after that the whole table belongs to everyone and "
+            "can be taken apart and rebuilt on every turn."
+        ),
+        min_players=2,
+        max_players=4,
+        min_minutes=15,
+        max_minutes=60,
+        difficulty=_("Tactical"),
+        has_leaderboard=True,
+        position=2,
+    ),
+)

@@ -1,0 +1,38 @@
+"""ASGI entry point: HTTP through Django, WebSockets through Channels (served by daphne)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
+django_asgi_app = get_asgi_application()  # sets Django up before the consumers are imported
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from rummysite import realtime  # noqa: E402
+from rummysite.routing import websocket_urlpatterns  # noqa: E402
+
+router = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    }
+)
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    # The first call tells us the server's event loop (for thread-safe in-memory broadcasts) and, on
+    # the embedded default, starts the in-process Celery worker.
+    if realtime._server_loop is None:
+        realtime.remember_server_loop()
+        if settings.CELERY_EMBEDDED:
+            from rummysite.embedded import start_embedded_worker
+
+            start_embedded_worker()
+    await router(scope, receive, send)

@@ -1,0 +1,47 @@
+"""Celery inside the web process, for the embedded default (no Redis, no separate worker).
+
+One worker thread (solo pool) consumes the in-memory broker and one beat thread runs the periodic
+tasks. Countdown tasks (turn timers, bot delays) are held by the worker until they are due. Everything
+here is per process: run a single daphne process with it. Deadlines live in the database, so a periodic
+sweep catches what a restart lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_started = False
+
+
+def start_embedded_worker() -> bool:
+    """Start the worker and beat threads once. Returns True if this call started them."""
+    global _started
+    with _lock:
+        if _started:
+            return False
+        _started = True
+
+    from celery.beat import EmbeddedService
+    from django.conf import settings
+
+    from rummysite.celery import app
+
+    app.loader.import_default_modules()
+    worker = app.WorkController(
+        pool_cls="solo",
+        concurrency=1,
+        without_heartbeat=True,
+        without_mingle=True,
+        without_gossip=True,
+        hostname="embedded@localhost",
+        loglevel="WARNING",
+    )
+    threading.Thread(target=worker.start, name="celery-embedded-worker", daemon=True).start()
+    beat = EmbeddedService(app, thread=True, schedule_filename=settings.CELERY_BEAT_SCHEDULE_FILENAME)
+    beat.start()
+    log.info("Embedded Celery worker and beat started")
+    return True

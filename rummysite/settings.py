@@ -1,0 +1,242 @@
+"""Settings for the Tile Rummy site, read from the environment.
+
+With no variables set this is the *embedded default*: SQLite, the in-memory channel layer and a
+Celery worker inside the web process, so the site runs on a laptop with nothing else installed.
+Setting DATABASE_URL and REDIS_URL switches to the real stack (PostgreSQL, channels-redis, Celery on
+Redis with separate worker and beat processes). SECRET_KEY, DEBUG and ALLOWED_HOSTS complete a
+production deployment; see README.md.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from rummysite import env
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+# Under pytest nothing starts threads on its own: tests drive tasks explicitly.
+TESTING = "pytest" in sys.modules
+
+# --- Core -------------------------------------------------------------------------------------
+
+SECRET_KEY_FROM_ENV = env.get_str("SECRET_KEY")
+# Without a SECRET_KEY we are on somebody's laptop: debug on unless explicitly turned off.
+DEBUG = env.get_bool("DEBUG", default=SECRET_KEY_FROM_ENV is None)
+if SECRET_KEY_FROM_ENV is None and not DEBUG:
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+if SECRET_KEY_FROM_ENV is not None and len(SECRET_KEY_FROM_ENV) < 50 and not DEBUG:
+    raise ImproperlyConfigured("SECRET_KEY is too short for production: use at least 50 random characters")
+SECRET_KEY = SECRET_KEY_FROM_ENV or "django-insecure-local-development-only-key-do-not-use-in-production"
+
+ALLOWED_HOSTS = env.get_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.get_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "channels",
+    "allauth",
+    "allauth.account",
+    "apps.accounts",
+    "apps.catalog",
+    "apps.tables",
+    "apps.leaderboards",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "rummysite.urls"
+ASGI_APPLICATION = "rummysite.asgi.application"
+WSGI_APPLICATION = None
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+            ],
+        },
+    },
+]
+
+# --- Database -----------------------------------------------------------------------------------
+
+DATABASE_URL = env.get_str("DATABASE_URL")
+if DATABASE_URL is None:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": BASE_DIR / "db.sqlite3",
+        }
+    }
+else:
+    DATABASES = {"default": env.database_from_url(DATABASE_URL)}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The web process and the embedded worker thread write concurrently: wait for locks instead of
+    # failing, take the write lock at BEGIN (no upgrade deadlocks), and let readers run beside a writer.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+else:
+    # Connections are per thread under ASGI; close them after each request/task rather than keep them.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.get_int("CONN_MAX_AGE", 0, minimum=0)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: channel layer, cache, broker ----------------------------------------------------------
+
+REDIS_URL = env.redis_url()
+
+if REDIS_URL is None:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "rummy"}}
+else:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
+        }
+    }
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+
+# --- Celery -------------------------------------------------------------------------------------
+
+# Embedded: an in-memory broker and a worker thread inside the web process (rummysite/embedded.py).
+CELERY_EMBEDDED = env.get_bool("CELERY_EMBEDDED", default=REDIS_URL is None and not TESTING)
+CELERY_BROKER_URL = env.get_str("CELERY_BROKER_URL", REDIS_URL or "memory://")
+CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.05} if CELERY_BROKER_URL == "memory://" else {}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE_FILENAME = env.get_str(
+    "CELERY_BEAT_SCHEDULE_FILENAME", str(Path(tempfile.gettempdir()) / "rummy-celerybeat-schedule")
+)
+
+# --- Accounts -------------------------------------------------------------------------------------
+
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+LOGIN_REDIRECT_URL = "/"
+ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = env.get_str("ACCOUNT_EMAIL_VERIFICATION", "optional")
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip,5/5m/key",
+    "signup": "20/h/ip",
+    "reset_password": "20/m/ip,5/m/key",
+}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+EMAIL_URL = env.get_str("EMAIL_URL")
+if EMAIL_URL is None:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    try:
+        globals().update(env._env.email_url_config(EMAIL_URL))
+    except Exception as exc:  # django-environ raises several kinds here
+        raise ImproperlyConfigured(f"EMAIL_URL={EMAIL_URL!r} is not an email URL: use smtp+tls://USER:PASSWORD@HOST:PORT") from exc
+DEFAULT_FROM_EMAIL = env.get_str("DEFAULT_FROM_EMAIL", "Tile Rummy <noreply@localhost>")
+
+# --- Internationalisation ------------------------------------------------------------------------
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("ro", _("Romanian"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+# --- Static files -------------------------------------------------------------------------------
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+# --- Security -------------------------------------------------------------------------------------
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+if not DEBUG:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.get_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = env.get_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = env.get_bool("SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+# --- Logging ----------------------------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.get_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        "daphne": {"level": "WARNING"},
+        "celery": {"level": "WARNING"},
+        "kombu": {"level": "WARNING"},
+    },
+}
