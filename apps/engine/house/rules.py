@@ -21,7 +21,7 @@ from apps.engine.house.state import (
     state_to_dict,
 )
 from apps.engine.house.view import view_for
-from apps.engine.tiles import Tile
+from apps.engine.tiles import Tile, format_tiles
 
 
 class HouseRules(Rules[HouseState]):
@@ -91,7 +91,7 @@ class HouseRules(Rules[HouseState]):
     def meld_check(self, tiles: Sequence[Tile]) -> MeldCheck:
         meld = try_read_meld(tiles)
         if meld is None:
-            return MeldCheck(False, None, 0, meld_problem(tiles))
+            return MeldCheck(False, None, 0, f"{format_tiles(tiles)!r} is not a meld: {meld_problem(tiles)}")
         return MeldCheck(True, meld.kind.value, meld.points)
 
     def view_for(self, state: HouseState, seat: int | None) -> JSON:
