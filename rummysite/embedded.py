@@ -25,12 +25,21 @@ def start_embedded_worker() -> bool:
             return False
         _started = True
 
+    # Build everything in a thread of its own: Celery's Django fixup touches the database connections
+    # while it sets the worker up, which Django forbids from the server's event loop thread.
+    threading.Thread(target=_run, name="celery-embedded-worker", daemon=True).start()
+    return True
+
+
+def _run() -> None:
     from celery.beat import EmbeddedService
     from django.conf import settings
 
     from rummysite.celery import app
 
     app.loader.import_default_modules()
+    beat = EmbeddedService(app, thread=True, schedule_filename=settings.CELERY_BEAT_SCHEDULE_FILENAME)
+    beat.start()
     worker = app.WorkController(
         pool_cls="solo",
         concurrency=1,
@@ -40,8 +49,5 @@ def start_embedded_worker() -> bool:
         hostname="embedded@localhost",
         loglevel="WARNING",
     )
-    threading.Thread(target=worker.start, name="celery-embedded-worker", daemon=True).start()
-    beat = EmbeddedService(app, thread=True, schedule_filename=settings.CELERY_BEAT_SCHEDULE_FILENAME)
-    beat.start()
-    log.info("Embedded Celery worker and beat started")
-    return True
+    log.info("Embedded Celery worker and beat starting")
+    worker.start()  # blocks: this thread is the worker

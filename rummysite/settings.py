@@ -237,6 +237,6 @@ LOGGING = {
         "django.channels.server": {"level": "WARNING"},
         "daphne": {"level": "WARNING"},
         "celery": {"level": "WARNING"},
-        "kombu": {"level": "WARNING"},
+        "kombu": {"level": "ERROR"},
     },
 }
