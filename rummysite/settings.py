@@ -153,6 +153,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = env.get_str(
 
 # --- Accounts -------------------------------------------------------------------------------------
 
+AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",

@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class User(AbstractUser):
+    """A player. The username is the display name. Guests are real accounts made in one click, with
+    no email and no password, that can later be turned into registered accounts (keeping history)."""
+
+    is_guest = models.BooleanField(_("guest"), default=False, db_index=True)
+    banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
+    ban_reason = models.CharField(_("ban reason"), max_length=200, blank=True)
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+
+    @property
+    def is_banned(self) -> bool:
+        return self.banned_until is not None and self.banned_until > timezone.now()
+
+    @property
+    def is_registered(self) -> bool:
+        """A registered human: counts for ratings (guests never do)."""
+        return not self.is_guest
