@@ -1,0 +1,67 @@
+"""Bots (SPEC 7): computer players for both games, behind one small interface.
+
+A bot is given exactly what its seat may see (`get_rules(slug).view_for(state, seat)`) and a seeded
+generator, and returns ONE move of that game; the caller applies it and calls again while it is still the
+bot's turn (house game: draw, lay, lay off, discard: one call each). A bot keeps no state between calls:
+whatever it plans, it derives again from the view, so the service may restart between two calls.
+
+    bot = get_bot("tile-rummy", "hard")
+    move = bot.next_move(rules.view_for(state, seat), rng)
+
+`BOT_LEVELS` are the levels offered to players; "greedy" (rearrange game) is a benchmark baseline only.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Protocol
+
+from apps.engine.errors import InvalidMove
+from apps.engine.game import JSON, Move
+
+BOT_LEVELS: tuple[str, ...] = ("easy", "hard")
+
+
+class Bot(Protocol):
+    """A computer player of one game at one level."""
+
+    level: str
+
+    def next_move(self, view: JSON, rng: random.Random) -> Move:
+        """The next move for the seat whose view this is (it must be that seat's turn). Always legal."""
+        ...
+
+
+#: (game slug, level) -> "module:class". Modules are imported on first use, so a game that is not
+#: available yet only fails when one of its bots is asked for.
+_BOTS: dict[tuple[str, str], str] = {
+    ("tile-rummy", "easy"): "apps.engine.bots.house_easy:EasyHouseBot",
+}
+
+
+def bot_levels(slug: str) -> tuple[str, ...]:
+    """Every level with a bot for `slug`, benchmark-only levels included."""
+    return tuple(level for game, level in _BOTS if game == slug)
+
+
+def get_bot(slug: str, level: str) -> Bot:
+    """The bot of game `slug` at `level`. Raises InvalidMove for an unknown game or level."""
+    target = _BOTS.get((slug, level))
+    if target is None:
+        games = sorted({game for game, _ in _BOTS})
+        if slug not in games:
+            raise InvalidMove(f"There are no bots for the game {slug!r}: bots play {', '.join(games)}")
+        raise InvalidMove(f"There is no {level!r} bot for {slug!r}: the levels are {', '.join(bot_levels(slug))}")
+    module_name, _, class_name = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if not (error.name or "").startswith("apps.engine"):
+            raise
+        raise InvalidMove(f"The {level!r} bot for {slug!r} is not available yet") from None
+    bot: Bot = getattr(module, class_name)()
+    return bot
+
+
+__all__ = ["BOT_LEVELS", "Bot", "bot_levels", "get_bot"]
