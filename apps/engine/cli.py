@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from apps.engine.bots import simulate
 from apps.engine.errors import EngineError
 from apps.engine.game import JSON, game_slugs, get_rules
 from apps.engine.records import GameRecord, replay
@@ -72,6 +73,7 @@ def _replay(args: argparse.Namespace) -> JSON:
 COMMANDS: dict[str, tuple[str, AddArguments, Run]] = {
     "meld": ("is this one meld legal in that game, and what is it worth", _meld_arguments, _meld),
     "replay": ("check every move of a game record and print the final scores", _replay_arguments, _replay),
+    "simulate": ("bot-only games: wins, mean scores, turns, seconds per game, move times", simulate.add_arguments, simulate.run),
 }
 
 
