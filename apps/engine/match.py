@@ -78,7 +78,7 @@ class Match:
         result = rules.result(state)
         if result is None:
             raise IllegalMove("The game is not over yet")
-        if self.is_over:
+        if self.games_played >= self.length:
             raise IllegalMove("The match is already over")
         left = tuple(self.left[seat] or rules.has_left(state, seat) for seat in range(self.seats))
         return replace(self, scores=(*self.scores, result.scores), left=left)
