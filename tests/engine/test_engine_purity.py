@@ -15,6 +15,8 @@ ENGINE = ROOT / "apps" / "engine"
 FORBIDDEN_PACKAGES = {"django", "channels", "celery", "daphne", "redis", "psycopg", "allauth"}
 CLOCK_MODULES = {"time", "datetime"}
 SEEDABLE = {"Random", "SystemRandom"}
+# The simulator measures seconds per game and move times (SPEC 9): a measuring tool, not rules.
+CLOCK_ALLOWED = {"apps/engine/bots/simulate.py"}
 
 
 def engine_files() -> list[Path]:
@@ -55,7 +57,7 @@ def test_the_engine_never_reads_the_clock_or_the_global_random_generator() -> No
     for path in engine_files():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for name in imported_modules(path):
-            if name.split(".")[0] in CLOCK_MODULES:
+            if name.split(".")[0] in CLOCK_MODULES and path.relative_to(ROOT).as_posix() not in CLOCK_ALLOWED:
                 offenders.append(f"{path.name} imports {name}")
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module == "random":
