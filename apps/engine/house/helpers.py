@@ -23,8 +23,17 @@ def rack_faces(state: HouseState, seat: int) -> list[Tile]:
     return [tile_of(tile) for tile in state.racks[seat]]
 
 
+# Faces built once: the helpers run in the bots' inner loops. _RUN_FACES[colour][rank], rank 1-14 (14: a 1 after 13).
+_RUN_FACES: tuple[tuple[Tile, ...], ...] = tuple(
+    (JOKER, *(Tile(colour, rank if rank <= 13 else 1) for rank in range(1, 15))) for colour in COLOURS
+)
+_SET_FACES: tuple[tuple[Tile, ...], ...] = tuple(
+    tuple(Tile(colour, number) for colour in COLOURS) if number else () for number in range(14)
+)
+
+
 def _run_face(colour_index: int, rank: int) -> Tile:
-    return Tile(COLOURS[colour_index], rank if rank <= 13 else 1)
+    return _RUN_FACES[colour_index][rank]
 
 
 def melds_from_rack(rack: Iterable[Tile]) -> list[Meld]:
@@ -54,7 +63,7 @@ def melds_from_rack(rack: Iterable[Tile]) -> list[Meld]:
                     if meld is not None:
                         found.append(meld)
     for number in range(1, 14):
-        present = [Tile(colour, number) for colour in COLOURS if counts[Tile(colour, number)]]
+        present = [face for face in _SET_FACES[number] if counts[face]]
         for size in (3, 4):
             for chosen in combinations(present, size):
                 found.append(read_meld(chosen))
