@@ -37,6 +37,7 @@ class Bot(Protocol):
 #: available yet only fails when one of its bots is asked for.
 _BOTS: dict[tuple[str, str], str] = {
     ("tile-rummy", "easy"): "apps.engine.bots.house_easy:EasyHouseBot",
+    ("tile-rummy", "hard"): "apps.engine.bots.house_hard:HardHouseBot",
 }
 
 
