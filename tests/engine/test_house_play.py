@@ -52,7 +52,7 @@ def test_the_deal_gives_14_tiles_each_and_15_to_the_starter() -> None:
 def test_the_starter_plays_first_without_drawing() -> None:
     state = RULES.new_game(3, random.Random(2), starter=1)
     assert state.turn == 1 and state.phase is Phase.PLAY
-    refused(state, 1, Draw(), "already drawn")
+    refused(state, 1, Draw(), "the starting player's first turn has no draw")
 
 
 def test_a_seeded_deal_is_the_same_every_time_and_the_starter_is_random() -> None:

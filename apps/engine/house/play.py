@@ -90,6 +90,8 @@ def _need_phase(state: HouseState, phase: Phase, move: Move) -> None:
         return
     if phase is Phase.PLAY:
         raise IllegalMove(f"{str(move)!r}: draw a tile first (or take the last discard)")
+    if state.turn_no == 0:
+        raise IllegalMove(f"{str(move)!r}: the starting player's first turn has no draw")
     raise IllegalMove(f"{str(move)!r}: you have already drawn this turn")
 
 
