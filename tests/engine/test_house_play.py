@@ -55,6 +55,13 @@ def test_the_starter_plays_first_without_drawing() -> None:
     refused(state, 1, Draw(), "the starting player's first turn has no draw")
 
 
+def test_the_starter_may_open_on_its_first_turn_and_then_discards() -> None:
+    # seed 000: "on the first turn they don't draw but play straight away - they may even open"
+    state = position(["r11 r12 r13 b7 b8 b9 k3", "y2 y3"], turn_no=0)
+    state = play(state, 0, "lay r11 r12 r13 | b7 b8 b9", "discard k3")
+    assert state.turn == 1 and state.opened_on[0] == 0 and len(state.melds) == 2
+
+
 def test_a_seeded_deal_is_the_same_every_time_and_the_starter_is_random() -> None:
     assert RULES.new_game(4, random.Random(7)) == RULES.new_game(4, random.Random(7))
     starters = {RULES.new_game(4, random.Random(seed)).starter for seed in range(40)}
