@@ -57,7 +57,7 @@ def test_the_starter_plays_first_without_drawing() -> None:
 
 def test_the_starter_may_open_on_its_first_turn_and_then_discards() -> None:
     # seed 000: "on the first turn they don't draw but play straight away - they may even open"
-    state = position(["r11 r12 r13 b7 b8 b9 k3", "y2 y3"], turn_no=0)
+    state = position(["r11 r12 r13 b7 b8 b9 k3 k4", "y2 y3"], turn_no=0)
     state = play(state, 0, "lay r11 r12 r13 | b7 b8 b9", "discard k3")
     assert state.turn == 1 and state.opened_on[0] == 0 and len(state.melds) == 2
 
