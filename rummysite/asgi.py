@@ -27,12 +27,11 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    # The first call tells us the server's event loop (for thread-safe in-memory broadcasts) and, on
-    # the embedded default, starts the in-process Celery worker.
-    if realtime._server_loop is None:
-        realtime.remember_server_loop()
-        if settings.CELERY_EMBEDDED:
-            from rummysite.embedded import start_embedded_worker
+    # Remember the server's event loop (for thread-safe in-memory broadcasts) and, on the embedded
+    # default, start the in-process Celery worker with the first connection.
+    realtime.remember_server_loop()
+    if settings.CELERY_EMBEDDED:
+        from rummysite.embedded import start_embedded_worker
 
-            start_embedded_worker()
+        start_embedded_worker()
     await router(scope, receive, send)

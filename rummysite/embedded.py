@@ -20,6 +20,8 @@ _started = False
 def start_embedded_worker() -> bool:
     """Start the worker and beat threads once. Returns True if this call started them."""
     global _started
+    if _started:  # the fast path: called on every connection
+        return False
     with _lock:
         if _started:
             return False

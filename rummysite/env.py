@@ -55,6 +55,19 @@ def get_int(name: str, default: int, *, minimum: int | None = None, maximum: int
     return value
 
 
+def get_float(name: str, default: float, *, minimum: float = 0.0, maximum: float = 3600.0) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+    if not minimum <= value <= maximum:
+        raise ImproperlyConfigured(f"{name}={value} is outside {minimum}..{maximum}")
+    return value
+
+
 def get_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":

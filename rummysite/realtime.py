@@ -22,10 +22,11 @@ _server_thread: int | None = None
 
 
 def remember_server_loop() -> None:
-    """Called from inside the server's event loop (the ASGI entry point) once it is running."""
+    """Called from inside the server's event loop (the ASGI entry point) on every connection; cheap."""
     global _server_loop, _server_thread
-    if _server_loop is None:
-        _server_loop = asyncio.get_running_loop()
+    loop = asyncio.get_running_loop()
+    if loop is not _server_loop:
+        _server_loop = loop
         _server_thread = threading.get_ident()
 
 

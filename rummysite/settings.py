@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "apps.accounts.middleware.LastSeenMiddleware",
 ]
 
 ROOT_URLCONF = "rummysite.urls"
@@ -146,7 +147,21 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # The backstop for lost timer messages: runs any table action overdue by more than a second.
+    "tables-sweep-due": {"task": "tables.sweep_due", "schedule": 2.0},
+    # Backstop for a lost rate_match message; and the removal of old unused guest accounts.
+    "leaderboards-rate-pending": {"task": "apps.leaderboards.tasks.rate_pending_matches", "schedule": 60.0},
+    "accounts-cleanup-guests": {"task": "apps.accounts.tasks.cleanup_guests", "schedule": 6 * 60 * 60.0},
+}
+
+# --- Tables -----------------------------------------------------------------------------------------
+
+TABLE_BOT_DELAY = env.get_float("TABLE_BOT_DELAY", 0.9)  # seconds before each bot move
+TABLE_AUTOPILOT_DELAY = 0.6  # seconds before an autopilot turn
+TABLE_NEXT_GAME_DELAY = env.get_float("TABLE_NEXT_GAME_DELAY", 6.0)  # scores stay on screen
+# Tests drive the table's own actions explicitly (services.table_due / tables_sweep_due).
+TABLE_ENQUEUE_TASKS = not TESTING
 CELERY_BEAT_SCHEDULE_FILENAME = env.get_str(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(Path(tempfile.gettempdir()) / "rummy-celerybeat-schedule")
 )
@@ -160,6 +175,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+ACCOUNT_ADAPTER = "apps.accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env.get_str("ACCOUNT_EMAIL_VERIFICATION", "optional")

@@ -1,14 +1,19 @@
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
 from rummysite import views
 
+# The admin signs in through allauth's login page, so it gets the same rate limits (ACCOUNT_RATE_LIMITS).
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("games/", include("apps.catalog.urls")),
-    path("play/", include("apps.tables.urls")),
+    path("", include("apps.tables.urls")),
     path("leaderboards/", include("apps.leaderboards.urls")),
+    path("", include("apps.accounts.urls")),  # /u/<username>/ profiles, /accounts/guest/...
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -4,5 +4,10 @@ from apps.tables import views
 
 app_name = "tables"
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
+    path("play/", views.lobby, name="lobby"),
+    path("play/new/", views.open_table, name="open"),
+    path("t/<int:table_id>/", views.table_page, name="table"),
+    path("t/<int:table_id>/join/", views.join_table, name="join"),
+    path("matches/<int:match_id>/", views.match_page, name="match"),
+    path("records/<int:game_id>.json", views.game_record_download, name="game_record"),
 ]

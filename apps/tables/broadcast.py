@@ -1,0 +1,42 @@
+"""Telling the viewers of a table, and the lobby, that something changed (after commit)."""
+
+from __future__ import annotations
+
+import logging
+
+from rummysite.realtime import group_send
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def table_group(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+def table_changed(table_id: int, version: int) -> None:
+    """Send every viewer of the table the payload of its current version (each connection forwards
+    only its own seat's view)."""
+    from apps.tables.snapshot import table_payload
+
+    try:
+        payload = table_payload(table_id)
+    except Exception:  # the table was deleted, say; viewers resync on their own
+        log.exception("Could not build the payload of table %s v%s", table_id, version)
+        return
+    group_send(table_group(table_id), {"type": "table.update", "payload": payload})
+
+
+def lobby_changed(table_id: int) -> None:
+    from apps.tables.models import Seat, Table
+    from apps.tables.snapshot import lobby_entry
+
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return
+    if table.private or table.status not in (Table.Status.OPEN, Table.Status.PLAYING):
+        group_send(LOBBY_GROUP, {"type": "lobby.update", "id": table_id, "entry": None})
+        return
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    group_send(LOBBY_GROUP, {"type": "lobby.update", "id": table_id, "entry": lobby_entry(table, seats)})

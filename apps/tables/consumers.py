@@ -1,0 +1,245 @@
+"""WebSocket consumers: a table (play or watch) and the lobby. Thin: authenticate, parse, call a
+service, turn errors into error frames (CONVENTIONS 8). docs/protocol.md describes every frame."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.utils.translation import gettext as _
+
+from apps.engine.errors import EngineError
+from apps.tables import services
+from apps.tables.broadcast import LOBBY_GROUP, table_group
+from apps.tables.models import Table
+from apps.tables.snapshot import frame_for, lobby_tables, table_payload
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 8 * 1024
+#: Token bucket per connection: a burst of RATE_BURST frames, refilled at RATE_PER_SECOND.
+RATE_PER_SECOND = 8.0
+RATE_BURST = 30
+POLICY_VIOLATION = 1008
+
+
+class RateLimiter:
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: int = RATE_BURST) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class GuardedConsumer(AsyncWebsocketConsumer):
+    """Frames are JSON objects with a `type`, at most MAX_FRAME_BYTES, at most RATE_PER_SECOND on
+    average. A frame over the size or the rate closes the connection with 1008 (policy violation);
+    any other bad frame gets an error frame and changes nothing."""
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
+            await self.send_error("too_big", _("A frame may be at most %(size)s bytes.") % {"size": MAX_FRAME_BYTES})
+            await self.close(code=POLICY_VIOLATION)
+            return
+        if not self.limiter.allow():
+            await self.send_error("rate_limited", _("Too many frames: slow down."))
+            await self.close(code=POLICY_VIOLATION)
+            return
+        try:
+            content = json.loads(raw)
+        except ValueError:
+            await self.send_error("bad_json", _("A frame must be a JSON object."))
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self.send_error("bad_frame", _("A frame must be a JSON object with a \"type\"."))
+            return
+        handler = self.handlers().get(content["type"])
+        if handler is None:
+            await self.send_error(
+                "unknown_type", _("Unknown frame type %(type)r.") % {"type": content["type"][:40]}, ref=content
+            )
+            return
+        await handler(content)
+
+    def handlers(self) -> dict[str, Any]:
+        return {}
+
+    async def send_json(self, content: Any) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+
+    async def send_error(self, code: str, message: str, *, ref: Any = None, **extra: Any) -> None:
+        frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if isinstance(ref, dict) and isinstance(ref.get("id"), (str, int)):
+            frame["ref"] = ref["id"]
+        frame.update(extra)
+        await self.send_json(frame)
+
+
+class TableConsumer(GuardedConsumer):
+    """`/ws/tables/<id>/`: players act for their own seat; everyone else watches."""
+
+    async def connect(self) -> None:
+        self.limiter = RateLimiter()
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope.get("user")
+        self.user = user if user is not None and user.is_authenticated else None
+        self.version = -1
+        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+            await self.close(code=4404)
+            return
+        self.group = table_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    def handlers(self) -> dict[str, Any]:
+        return {
+            "move": self.on_move,
+            "draft": self.on_draft,
+            "back": self.on_back,
+            "leave": self.on_leave,
+            "start": self.on_start,
+            "rematch": self.on_rematch,
+            "new_match": self.on_new_match,
+            "sync": self.on_sync,
+            "ping": self.on_ping,
+        }
+
+    @property
+    def user_id(self) -> int | None:
+        return self.user.pk if self.user is not None else None
+
+    async def send_snapshot(self) -> None:
+        payload = await database_sync_to_async(table_payload)(self.table_id)
+        await self.forward(payload, force=True)
+
+    async def forward(self, payload: dict[str, Any], *, force: bool = False) -> None:
+        if payload["version"] < self.version or (payload["version"] == self.version and not force):
+            return  # an older broadcast arriving late: the client already has newer
+        self.version = payload["version"]
+        await self.send_json(frame_for(payload, self.user_id))
+
+    async def table_update(self, event: dict[str, Any]) -> None:
+        await self.forward(event["payload"])
+
+    async def call(self, content: dict[str, Any], service: Any, **kwargs: Any) -> bool:
+        """Run a service for this connection's user; errors become error frames. True if it ran."""
+        if self.user is None:
+            await self.send_error("not_signed_in", _("Spectators cannot act: sign in or play as a guest."), ref=content)
+            return False
+        try:
+            await database_sync_to_async(service)(table_id=self.table_id, user=self.user, **kwargs)
+        except services.StaleVersion as error:
+            await self.send_error("stale", str(error), ref=content, version=error.current)
+            await self.send_snapshot()
+            return False
+        except (services.TableError, EngineError) as error:
+            await self.send_error(type(error).__name__.lower(), str(error), ref=content, version=self.version)
+            return False
+        return True
+
+    async def on_move(self, content: dict[str, Any]) -> None:
+        move = content.get("move")
+        version = content.get("version")
+        client_id = content.get("id", "")
+        if not isinstance(move, (str, dict)):
+            await self.send_error("bad_frame", _("A move frame needs a \"move\": its notation or its dict form."), ref=content)
+            return
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            await self.send_error("bad_frame", _("\"version\" must be a whole number."), ref=content)
+            return
+        if not isinstance(client_id, (str, int)):
+            await self.send_error("bad_frame", _("\"id\" must be a string."), ref=content)
+            return
+        if await self.call(content, services.game_move, move=move, expected_version=version, client_id=str(client_id)):
+            await self.send_json({"type": "ack", "ref": client_id})
+
+    async def on_draft(self, content: dict[str, Any]) -> None:
+        move = content.get("move")
+        if move is not None and not isinstance(move, (str, dict)):
+            await self.send_error("bad_frame", _("A draft frame needs a \"move\" (or null)."), ref=content)
+            return
+        await self.call(content, services.game_draft, move=move)
+
+    async def on_back(self, content: dict[str, Any]) -> None:
+        await self.call(content, services.game_back)
+
+    async def on_leave(self, content: dict[str, Any]) -> None:
+        await self.call(content, services.table_leave)
+
+    async def on_start(self, content: dict[str, Any]) -> None:
+        await self.call(content, _as_by(services.table_start))
+
+    async def on_rematch(self, content: dict[str, Any]) -> None:
+        await self.call(content, services.table_rematch)
+
+    async def on_new_match(self, content: dict[str, Any]) -> None:
+        await self.call(content, _as_by(services.table_new_match))
+
+    async def on_sync(self, content: dict[str, Any]) -> None:
+        await self.send_snapshot()
+
+    async def on_ping(self, content: dict[str, Any]) -> None:
+        version = await database_sync_to_async(
+            lambda: Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
+        )()
+        await self.send_json({"type": "pong", "version": version})
+
+
+def _as_by(service: Any) -> Any:
+    """Services that name the acting user `by` (host actions), called like the others."""
+
+    def call(*, table_id: int, user: Any) -> Any:
+        return service(table_id=table_id, by=user)
+
+    return call
+
+
+class LobbyConsumer(GuardedConsumer):
+    """`/ws/lobby/`: the open tables, live."""
+
+    async def connect(self) -> None:
+        self.limiter = RateLimiter()
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.send_tables()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    def handlers(self) -> dict[str, Any]:
+        return {"sync": self.on_sync, "ping": self.on_ping}
+
+    async def send_tables(self) -> None:
+        tables = await database_sync_to_async(lobby_tables)()
+        await self.send_json({"type": "tables", "tables": tables})
+
+    async def on_sync(self, content: dict[str, Any]) -> None:
+        await self.send_tables()
+
+    async def on_ping(self, content: dict[str, Any]) -> None:
+        await self.send_json({"type": "pong"})
+
+    async def lobby_update(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "table", "id": event["id"], "entry": event["entry"]})
+
+
+__all__ = ["AsyncJsonWebsocketConsumer", "LobbyConsumer", "TableConsumer"]

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.catalog.data import CATALOG
+from apps.tables.models import BotLevel
+from apps.tables.options import MATCH_LENGTHS, PACES, SEAT_COUNTS, pace_label
+
+BOT_CHOICES = [("", _("A player"))] + list(BotLevel.choices)
+
+
+class OpenTableForm(forms.Form):
+    game = forms.ChoiceField(label=_("Game"), choices=[(entry.slug, entry.name) for entry in CATALOG])
+    seats = forms.TypedChoiceField(
+        label=_("Seats"), choices=[(n, str(n)) for n in SEAT_COUNTS], coerce=int, initial=2
+    )
+    match_length = forms.TypedChoiceField(
+        label=_("Games in the match"), choices=[(n, str(n)) for n in MATCH_LENGTHS], coerce=int, initial=1
+    )
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Pace"),
+        choices=sorted({(p, pace_label(p)) for paces in PACES.values() for p in paces}, reverse=True),
+        coerce=int,
+        initial=60,
+    )
+    seat_1 = forms.ChoiceField(label=_("Seat 2"), choices=BOT_CHOICES, required=False)
+    seat_2 = forms.ChoiceField(label=_("Seat 3"), choices=BOT_CHOICES, required=False)
+    seat_3 = forms.ChoiceField(label=_("Seat 4"), choices=BOT_CHOICES, required=False)
+    private = forms.BooleanField(label=_("Private: only people with the invite link can sit"), required=False)
+    start_now = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        game, pace = data.get("game"), data.get("turn_seconds")
+        if game in PACES and pace is not None and pace not in PACES[str(game)]:
+            self.add_error(
+                "turn_seconds",
+                _("This game's paces are: %(paces)s.") % {"paces": ", ".join(pace_label(p) for p in PACES[str(game)])},
+            )
+        return data
+
+    def bot_levels(self) -> list[str]:
+        seats = int(self.cleaned_data["seats"])
+        return [self.cleaned_data.get(f"seat_{i}") or "" for i in range(1, seats)]

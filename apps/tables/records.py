@@ -1,0 +1,32 @@
+"""Game records from the database, in the engine's record format (docs/record-format.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apps.engine.records import GameRecord, RecordedMove
+from apps.tables.models import Game, MatchPlayer
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The JSON record of a game: its deal and every move with seat and time offset."""
+    match = game.match
+    players = {player.seat: player.name for player in MatchPlayer.objects.filter(match=match)}
+    moves = tuple(
+        RecordedMove(seat, move, ms)
+        for seat, move, ms in game.moves.order_by("seq").values_list("seat", "move", "offset_ms")
+    )
+    record = GameRecord(
+        game=match.game,
+        deal=game.deal,
+        moves=moves,
+        result=game.result,
+        info={
+            "table": match.table_id,
+            "match": match.pk,
+            "game_no": game.number,
+            "players": [players.get(seat, "") for seat in sorted(players)],
+            "started_at": game.started_at.isoformat(),
+        },
+    )
+    return record.to_dict()

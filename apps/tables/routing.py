@@ -1,0 +1,8 @@
+from django.urls import path
+
+from apps.tables.consumers import LobbyConsumer, TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+]

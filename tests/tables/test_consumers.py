@@ -1,0 +1,267 @@
+"""The table and lobby WebSockets, end to end through the ASGI application (PostgreSQL and the Redis
+channel layer in CI)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.sessions.backends.db import SessionStore
+
+from apps.engine.bots import get_bot
+from apps.engine.game import get_rules
+from apps.tables import services
+from apps.tables.models import Game, MoveLog, Table
+from rummysite.asgi import application
+from tests.tables.helpers import make_user, run_due, strongest_bot
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+HOUSE = "tile-rummy"
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+HOST = (b"host", b"127.0.0.1:8000")
+db = sync_to_async
+
+
+def session_cookie(user) -> bytes:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}".encode()
+
+
+async def connect(path: str, user=None, origin=ORIGIN) -> WebsocketCommunicator:
+    headers = [HOST, origin]
+    if user is not None:
+        headers.append((b"cookie", await db(session_cookie)(user)))
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    assert connected, path
+    return communicator
+
+
+async def receive(communicator: WebsocketCommunicator, timeout: float = 5) -> dict[str, Any]:
+    return json.loads(await communicator.receive_from(timeout=timeout))
+
+
+async def drain(communicator: WebsocketCommunicator, frames: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Collect every frame already sent; return the newest state frame among them."""
+    latest = None
+    while not await communicator.receive_nothing(timeout=0.05):
+        frame = await receive(communicator)
+        frames.append(frame)
+        if frame["type"] == "state":
+            latest = frame
+    return latest
+
+
+def keys_in(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {key for item in value.values() for key in keys_in(item)}
+    if isinstance(value, list):
+        return {key for item in value for key in keys_in(item)}
+    return set()
+
+
+async def play_over_websockets(slug: str, seats: int) -> tuple[list[dict], list[dict], int, Table]:
+    """A guest plays a whole match against bots over a WebSocket while a spectator watches. Returns
+    every frame the player and the spectator received, the player's seat, and the table."""
+    guest = await db(make_user)("guest-ws", guest=True)
+    level = strongest_bot(slug)
+    table = await db(services.table_open)(host=guest, game=slug, seat_count=seats, bots=[level] * (seats - 1))
+    await db(services.table_start)(table_id=table.pk, by=guest)
+    player = await connect(f"/ws/tables/{table.pk}/", guest)
+    spectator = await connect(f"/ws/tables/{table.pk}/")
+    player_frames: list[dict] = []
+    spectator_frames: list[dict] = []
+    state = await receive(player)
+    player_frames.append(state)
+    assert state["type"] == "state" and state["seat"] == 0
+    spectator_frames.append(await receive(spectator))
+    brain = get_bot(slug, "easy")
+    rng = random.Random(5)
+    for step in range(3000):
+        table = await db(Table.objects.get)(pk=table.pk)
+        if table.status != Table.Status.PLAYING:
+            break
+        if table.due_action:
+            await db(run_due)(table.pk)
+        else:
+            view = state["view"]
+            assert view["turn"] == 0, "nothing is due, so it must be the guest's turn"
+            move = str(brain.next_move(view, rng))
+            await player.send_json_to({"type": "move", "move": move, "version": state["version"], "id": f"m{step}"})
+        newest = await drain(player, player_frames)
+        for _ in range(50):
+            if newest is not None and newest["version"] == (await db(Table.objects.get)(pk=table.pk)).version:
+                break
+            await player.receive_nothing(timeout=0.05)
+            newest = await drain(player, player_frames) or newest
+        assert newest is not None
+        state = newest
+        await drain(spectator, spectator_frames)
+    await drain(spectator, spectator_frames)
+    await player.disconnect()
+    await spectator.disconnect()
+    return player_frames, spectator_frames, 0, table
+
+
+async def test_a_guest_and_a_bot_play_a_house_match_to_the_end_and_a_spectator_follows():
+    player_frames, spectator_frames, seat, table = await play_over_websockets(HOUSE, 2)
+    assert table.status == Table.Status.FINISHED
+    errors = [frame for frame in player_frames if frame["type"] == "error"]
+    assert errors == []
+    final = [frame for frame in spectator_frames if frame["type"] == "state"][-1]
+    assert final["table"]["status"] == "finished"
+    assert final["view"]["over"] and final["view"]["result"]["scores"]
+    assert final["version"] == table.version
+    assert await db(MoveLog.objects.filter(actor="bot").exists)()
+
+
+async def test_no_frame_ever_carries_another_seats_rack_or_the_pile():
+    player_frames, spectator_frames, seat, table = await play_over_websockets(HOUSE, 3)
+    states = [frame for frame in player_frames if frame["type"] == "state"]
+    assert len(states) > 20
+    for frame in states:
+        assert frame["seat"] == seat and frame["view"]["you"] == seat
+        assert not keys_in(frame) & {"racks", "pile_order", "deal", "state"}
+        assert isinstance(frame["view"]["pile"], int)
+    for frame in spectator_frames:
+        if frame["type"] == "state":
+            assert frame["seat"] is None
+            assert not keys_in(frame) & {"rack", "racks", "drawn", "deal", "pile_order"}
+    # Each seat's view in a frame is exactly the engine's view for that seat at that version.
+    game = await db(Game.objects.filter(match__table=table).order_by("number").last)()
+    rules = get_rules(HOUSE)
+    last = states[-1]
+    if last["view"] is not None and game is not None:
+        assert last["view"] == json.loads(json.dumps(rules.view_for(rules.from_dict(game.state), seat)))
+
+
+async def test_bad_frames_get_error_frames_and_change_nothing():
+    alice = await db(make_user)("alice")
+    bob = await db(make_user)("bob")
+    table = await db(services.table_open)(host=alice, game=HOUSE, seat_count=2)
+    await db(services.table_join)(table_id=table.pk, user=bob)
+    await db(services.table_start)(table_id=table.pk, by=alice)
+    table = await db(Table.objects.get)(pk=table.pk)
+    version = table.version
+    game_state = (await db(Game.objects.get)()).state
+    rules = get_rules(HOUSE)
+    to_move = rules.to_move(rules.from_dict(game_state))
+    waiting_user = bob if to_move == 0 else alice
+    client = await connect(f"/ws/tables/{table.pk}/", waiting_user)
+    await receive(client)
+    bad_frames = [
+        "not json",
+        json.dumps([1, 2]),
+        json.dumps({"no": "type"}),
+        json.dumps({"type": "explode"}),
+        json.dumps({"type": "move"}),
+        json.dumps({"type": "move", "move": 42}),
+        json.dumps({"type": "move", "move": "draw", "version": "x"}),
+        json.dumps({"type": "move", "move": "draw", "version": version - 1}),
+        json.dumps({"type": "move", "move": "draw"}),  # not this seat's turn
+        json.dumps({"type": "move", "move": "timeout"}),
+        json.dumps({"type": "move", "move": "discard q7"}),
+        json.dumps({"type": "start"}),
+    ]
+    for raw in bad_frames:
+        await client.send_to(text_data=raw)
+        frame = await receive(client)
+        assert frame["type"] == "error", raw
+        assert frame["message"], raw
+        if frame["code"] == "stale":
+            assert (await receive(client))["type"] == "state"
+    assert (await db(Table.objects.get)(pk=table.pk)).version == version
+    assert (await db(Game.objects.get)()).state == game_state
+    assert await db(MoveLog.objects.count)() == 0
+    await client.disconnect()
+
+
+async def test_a_spectator_cannot_act():
+    alice = await db(make_user)("alice")
+    table = await db(services.table_open)(host=alice, game=HOUSE, seat_count=2, bots=["easy"])
+    await db(services.table_start)(table_id=table.pk, by=alice)
+    client = await connect(f"/ws/tables/{table.pk}/")
+    await receive(client)
+    await client.send_json_to({"type": "move", "move": "draw"})
+    frame = await receive(client)
+    assert frame["type"] == "error" and frame["code"] == "not_signed_in"
+    stranger = await connect(f"/ws/tables/{table.pk}/", await db(make_user)("stranger"))
+    await receive(stranger)
+    await stranger.send_json_to({"type": "move", "move": "draw"})
+    assert (await receive(stranger))["code"] == "notallowed"
+    await client.disconnect()
+    await stranger.disconnect()
+
+
+async def test_an_oversized_frame_closes_the_connection_with_1008():
+    client = await connect("/ws/lobby/")
+    await receive(client)
+    await client.send_to(text_data=json.dumps({"type": "sync", "pad": "x" * 10000}))
+    assert (await receive(client))["code"] == "too_big"
+    assert await client.receive_output(timeout=5) == {"type": "websocket.close", "code": 1008}
+
+
+async def test_a_flood_of_frames_closes_the_connection_with_1008():
+    client = await connect("/ws/lobby/")
+    await receive(client)
+    for _ in range(60):
+        await client.send_json_to({"type": "ping"})
+    codes = []
+    while True:
+        output = await client.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            assert output["code"] == 1008
+            break
+        codes.append(json.loads(output["text"]).get("code"))
+    assert "rate_limited" in codes
+
+
+async def test_a_websocket_from_a_foreign_origin_is_refused():
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[HOST, (b"origin", b"https://evil.example")])
+    connected, _ = await communicator.connect(timeout=5)
+    assert not connected
+
+
+async def test_the_lobby_lists_open_tables_and_hears_about_new_ones():
+    client = await connect("/ws/lobby/")
+    first = await receive(client)
+    assert first == {"type": "tables", "tables": []}
+    alice = await db(make_user)("alice")
+    table = await db(services.table_open)(host=alice, game=HOUSE, seat_count=3, bots=["easy"])
+    update = await receive(client)
+    assert update["type"] == "table" and update["id"] == table.pk
+    assert update["entry"]["taken"] == 2 and update["entry"]["seat_count"] == 3
+    assert update["entry"]["rated"] is False
+    await client.disconnect()
+
+
+async def test_a_table_that_does_not_exist_refuses_the_connection():
+    communicator = WebsocketCommunicator(application, "/ws/tables/999999/", headers=[HOST, ORIGIN])
+    connected, code = await communicator.connect(timeout=5)
+    assert not connected
+
+
+async def test_reconnecting_restores_the_exact_view():
+    alice = await db(make_user)("alice")
+    table = await db(services.table_open)(host=alice, game=HOUSE, seat_count=2, bots=["easy"])
+    await db(services.table_start)(table_id=table.pk, by=alice)
+    first = await connect(f"/ws/tables/{table.pk}/", alice)
+    before = await receive(first)
+    await first.disconnect()
+    again = await connect(f"/ws/tables/{table.pk}/", alice)
+    after = await receive(again)
+    assert after["view"] == before["view"] and after["version"] == before["version"]
+    await again.send_json_to({"type": "sync"})
+    assert (await receive(again))["view"] == before["view"]
+    await again.disconnect()
