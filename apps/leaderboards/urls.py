@@ -5,4 +5,5 @@ from apps.leaderboards import views
 app_name = "leaderboards"
 urlpatterns = [
     path("", views.index, name="index"),
+    path("<slug:slug>/", views.game_leaderboard, name="game"),
 ]
