@@ -54,3 +54,12 @@ CATALOG: tuple[CatalogEntry, ...] = (
         position=2,
     ),
 )
+
+
+def catalog_entry(slug: str) -> CatalogEntry | None:
+    """The catalog entry of `slug`, or None if there is no such game."""
+    return next((entry for entry in CATALOG if entry.slug == slug), None)
+
+
+def leaderboard_entries() -> tuple[CatalogEntry, ...]:
+    return tuple(entry for entry in CATALOG if entry.has_leaderboard)

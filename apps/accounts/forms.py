@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.adapter import get_adapter
+from allauth.account.models import EmailAddress
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from apps.accounts.models import User
+
+
+class GuestConvertForm(forms.Form):
+    """Name, email and password for a guest who keeps their account. Validation is allauth's own
+    (the same rules as the sign-up form), so the two ways of getting an account cannot drift apart."""
+
+    username = forms.CharField(
+        label=_("Username"), max_length=150, help_text=_("Shown at the tables and on the leaderboards.")
+    )
+    email = forms.EmailField(label=_("Email"), help_text=_("For signing in and resetting the password; never shown."))
+    password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    password2 = forms.CharField(
+        label=_("Password (again)"), widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+        self.fields["username"].widget.attrs.update(autocomplete="username")
+        self.fields["email"].widget.attrs.update(autocomplete="email")
+
+    def clean_username(self) -> str:
+        return get_adapter().clean_username(self.cleaned_data["username"])
+
+    def clean_email(self) -> str:
+        email = get_adapter().clean_email(self.cleaned_data["email"])
+        taken = EmailAddress.objects.filter(email__iexact=email).exists() or User.objects.filter(email__iexact=email).exists()
+        if taken:
+            raise forms.ValidationError(_("An account already uses this email address. Sign in to it instead."))
+        return email
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        first, second = data.get("password1"), data.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", _("The two passwords are not the same."))
+        elif first:
+            try:
+                get_adapter().clean_password(first, user=self.user)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return data

@@ -1,0 +1,136 @@
+"""The write path for accounts: guests (make, sign in, convert, clean up), bans, and "last seen".
+
+Guests are ordinary `User` rows with `is_guest=True`, a generated name, no email and no usable password,
+so everything a player does (seats, matches, game records) hangs off the same row before and after the
+guest turns into a registered account. (django-guest-user was considered: its last release predates
+Django 5.2 and it keeps guests in a table of its own, while our User already carries the flag.)
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth import login
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Coalesce
+from django.http import HttpRequest
+from django.utils import timezone
+
+from apps.accounts.models import User
+
+#: Generated guest names start with this; registered players may not pick a name that does.
+GUEST_PREFIX = "Guest-"
+#: A guest who never took a seat is removed after this long without a visit.
+GUEST_UNUSED_AFTER = timedelta(days=2)
+#: Any guest is removed after this long without a visit (the session cookie is long gone by then).
+GUEST_IDLE_AFTER = timedelta(days=30)
+#: `last_seen` is written at most this often per user, so page views do not each cost a write.
+LAST_SEEN_EVERY = timedelta(minutes=5)
+
+_LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+class GuestConversionError(Exception):
+    """The account is not a guest (any more): there is nothing to convert."""
+
+
+def is_guest_name(username: str) -> bool:
+    return username.lower().startswith(GUEST_PREFIX.lower())
+
+
+def guest_create() -> User:
+    """A new guest account with a generated name such as `Guest-48213`, no email, no usable password."""
+    for _attempt in range(10):
+        username = f"{GUEST_PREFIX}{secrets.randbelow(10**6):06d}"
+        try:
+            with transaction.atomic():
+                user = User(username=username, is_guest=True, last_seen=timezone.now())
+                user.set_unusable_password()
+                user.save()
+                return user
+        except IntegrityError:
+            continue  # the name was taken: draw another
+    raise RuntimeError("could not find a free guest name")  # a million names: only if something is wrong
+
+
+def guest_login(request: HttpRequest) -> User:
+    """The visitor's account: the signed-in user if there is one, otherwise a new guest, signed in."""
+    if request.user.is_authenticated:
+        return request.user  # type: ignore[return-value]
+    user = guest_create()
+    login(request, user, backend=_LOGIN_BACKEND)
+    return user
+
+
+def guest_convert(*, user_id: int, username: str, email: str, password: str) -> User:
+    """Turn a guest into a registered account in place (same row, so its history stays its own).
+    The caller has validated the values (the form uses allauth's own username and password checks)."""
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        if not user.is_guest:
+            raise GuestConversionError(f"{user.username} is already a registered account")
+        user.username = username
+        user.email = email
+        user.is_guest = False
+        user.set_password(password)
+        user.save()
+        EmailAddress.objects.create(user=user, email=email, primary=True, verified=False)
+    return user
+
+
+def guests_cleanup(*, now: datetime | None = None) -> int:
+    """Delete guests nobody will come back as: those who never played, after GUEST_UNUSED_AFTER, and
+    every guest after GUEST_IDLE_AFTER, unless seated at a table still open or playing. Their finished
+    matches keep the name they played under (MatchPlayer.name). Returns how many were deleted."""
+    from apps.tables.models import MatchPlayer, Seat, Table  # tables depends on accounts, not the reverse
+
+    now = now or timezone.now()
+    seen = Coalesce("last_seen", "last_login", "date_joined")
+    played = Exists(MatchPlayer.objects.filter(user=OuterRef("pk")))
+    seated = Exists(
+        Seat.objects.filter(user=OuterRef("pk"), table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+    )
+    stale = (
+        User.objects.filter(is_guest=True)
+        .alias(seen_at=seen, played=played, seated=seated)
+        .filter(seated=False)
+        .filter(Q(seen_at__lt=now - GUEST_IDLE_AFTER) | Q(played=False, seen_at__lt=now - GUEST_UNUSED_AFTER))
+    )
+    ids = list(stale.values_list("pk", flat=True)[:5000])  # the next run takes the rest
+    deleted = 0
+    for start in range(0, len(ids), 500):
+        batch = User.objects.filter(pk__in=ids[start : start + 500], is_guest=True)
+        deleted += batch.delete()[1].get(User._meta.label, 0)
+    return deleted
+
+
+def user_ban(*, user_id: int, until: datetime, reason: str) -> User:
+    """Ban a user until `until`: the table service then refuses them a seat (`User.is_banned`)."""
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        user.banned_until = until
+        user.ban_reason = reason[:200]
+        user.save(update_fields=["banned_until", "ban_reason"])
+    return user
+
+
+def user_unban(*, user_id: int) -> User:
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user_id)
+        user.banned_until = None
+        user.ban_reason = ""
+        user.save(update_fields=["banned_until", "ban_reason"])
+    return user
+
+
+def user_seen(user: User, *, now: datetime | None = None) -> bool:
+    """Record a visit, at most once per LAST_SEEN_EVERY. Returns whether it wrote."""
+    now = now or timezone.now()
+    if user.last_seen is not None and now - user.last_seen < LAST_SEEN_EVERY:
+        return False
+    User.objects.filter(pk=user.pk).update(last_seen=now)
+    user.last_seen = now
+    return True

@@ -1,0 +1,69 @@
+"""Player profiles and the guest account pages."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from apps.accounts import services
+from apps.accounts.forms import GuestConvertForm
+from apps.accounts.models import User
+from apps.accounts.profile import recent_matches
+from apps.leaderboards.selectors import profile_ratings
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username, is_active=True)
+    is_self = request.user.is_authenticated and request.user.pk == player.pk
+    context = {
+        "player": player,
+        "is_self": is_self,
+        "ratings": profile_ratings(player.pk),
+        "matches": recent_matches(player.pk, include_private=is_self or request.user.is_staff),
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+def _next_url(request: HttpRequest, default: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    return target if safe else default
+
+
+@require_POST
+def guest_start(request: HttpRequest) -> HttpResponse:
+    """"Play now, no account needed": a guest account for a visitor (the signed-in keep theirs)."""
+    was_signed_in = request.user.is_authenticated
+    user = services.guest_login(request)
+    if not was_signed_in:
+        messages.success(
+            request,
+            _("You are playing as %(name)s. Keep this account any time from your profile: your games come with you.")
+            % {"name": user.username},
+        )
+    return redirect(_next_url(request, "tables:lobby"))
+
+
+@login_required
+def guest_convert(request: HttpRequest) -> HttpResponse:
+    """A guest picks a name, an email and a password and keeps the same account (and its history)."""
+    user: User = request.user  # type: ignore[assignment]
+    if not user.is_guest:
+        return redirect("accounts:profile", user.username)
+    form = GuestConvertForm(request.POST or None, user=user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        user = services.guest_convert(
+            user_id=user.pk, username=data["username"], email=data["email"], password=data["password1"]
+        )
+        update_session_auth_hash(request, user)  # the new password must not sign them out
+        user.emailaddress_set.get(primary=True).send_confirmation(request)
+        messages.success(request, _("Welcome, %(name)s: this account is yours now.") % {"name": user.username})
+        return redirect("accounts:profile", user.username)
+    return render(request, "accounts/guest_convert.html", {"form": form})

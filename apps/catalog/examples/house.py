@@ -1,0 +1,2 @@
+def house_examples() -> None:
+    return None
