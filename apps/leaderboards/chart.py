@@ -71,7 +71,7 @@ def rating_chart(ratings: Sequence[int], *, width: int = WIDTH, height: int = HE
     points = tuple(
         (round(PAD_LEFT + plot_w * i / last_index, 1), y_of(value)) for i, value in enumerate(ratings)
     )
-    path = "M" + " L".join(f"{x},{y}" for x, y in points)
+    path = "M" + " L".join(f"{x:g},{y:g}" for x, y in points)
     ticks = tuple(Tick(value, y_of(value)) for value in range(low, high + 1, step))
     return Chart(
         width=width,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from apps.accounts.models import User
@@ -58,3 +59,10 @@ def finished_match(
             match=match, number=game_number, state={}, deal={}, finished_at=timezone.now() if finished else None
         )
     return match
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Real hashing costs a quarter of a second per password; these tests check accounts, not hashing.
+    (Imported by the conftest of each of tests/accounts, tests/catalog and tests/leaderboards.)"""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
