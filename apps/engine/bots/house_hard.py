@@ -65,21 +65,22 @@ class Plan:
         return (goes_out + by_joker, self.placed, self.points, -sum(rack_penalty(tile) for tile in self.left))
 
 
-def best_plan(rack: Sequence[Tile], table: Sequence[Faces], *, may_lay_off: bool) -> Plan:
-    """The plan that places the most tiles (going out first, by a joker best), then the most points."""
+def best_plan(rack: Sequence[Tile], table: Sequence[Faces], *, may_lay_off: bool, keep: int = 1) -> Plan:
+    """The plan that places the most tiles (going out first, by a joker best), then the most points,
+    keeping at least `keep` tiles (one to discard)."""
     best: Plan | None = None
     racks = [rack]
-    if JOKER in rack:
+    if JOKER in rack and keep:
         # Keeping a joker back to discard it last doubles the points of going out.
         without = list(rack)
         without.remove(JOKER)
         racks.append(without)
     for candidate_rack in racks:
         reserved = len(candidate_rack) < len(rack)
-        found = partitions(candidate_rack, keep=0 if reserved else 1)
+        found = partitions(candidate_rack, keep=0 if reserved else keep)
         found.sort(key=lambda part: (-part.tiles, -part.points))
         for partition in found[:PARTITIONS_TRIED]:
-            plan = _plan_of(partition, table, may_lay_off, keep=0 if reserved else 1)
+            plan = _plan_of(partition, table, may_lay_off, keep=0 if reserved else keep)
             if reserved:
                 plan = Plan(plan.melds, plan.lay_offs, (*plan.left, JOKER))
                 if len(plan.left) > 1:
@@ -98,26 +99,40 @@ def _plan_of(partition: Partition, table: Sequence[Faces], may_lay_off: bool, ke
     return Plan(partition.melds, tuple(lay_offs), left)
 
 
-def best_opening(rack: Sequence[Tile]) -> Partition | None:
-    """The opening that lays the most tiles (then points), keeping a tile to discard; None if none."""
-    openings = [part for part in partitions(rack) if part.opens]
-    if not openings:
-        return None
-    return max(openings, key=lambda part: (part.tiles, part.points))
+@dataclass(frozen=True, slots=True)
+class HardWeights:
+    """The Hard bot's tunable weights (benchmarks compare variants; `HardHouseBot()` uses the defaults)."""
+
+    penalty_open: float = 0.1  # once open, a tile's rack penalty (only the score: the race is what wins)
+    penalty_closed: float = 0.3  # before opening, high tiles help reach 45
+    fits_table: float = 40.0  # a tile that can be laid off next turn
+    feed: float = 1.0  # what feeding the next player a meld costs, in tiles placed (times the chance)
+    lookahead: bool = True  # once open, discard by the tiles expected to be placed next turn
+    out_bonus: float = 3.0  # in that look-ahead, going out next turn counts as this many more tiles
+    protect_melds: bool = True  # before opening, never break a complete meld of the best partition
 
 
 class HardHouseBot:
     level = "hard"
+
+    def __init__(self, weights: HardWeights | None = None) -> None:
+        self.weights = weights or HardWeights()
 
     def next_move(self, view: JSON, rng: random.Random) -> Move:
         seat = SeatView.of(view)
         if seat.phase is Phase.DRAW:
             return self._draw_step(seat)
         if not seat.has_opened:
-            opening = best_opening(seat.rack)
-            if opening is not None:
+            partitions_now = partitions(seat.rack)
+            openings = [part for part in partitions_now if part.opens]
+            if openings:
+                opening = max(openings, key=lambda part: (part.tiles, part.points))
                 return Lay(tuple(meld.tiles for meld in opening.melds))
-            return Discard(self._discard(seat, seat.rack))
+            candidates: Sequence[Tile] = seat.rack
+            if self.weights.protect_melds:
+                richest = max(partitions_now, key=lambda part: (part.points, part.has_run, part.tiles))
+                candidates = richest.rest
+            return Discard(self._discard(seat, candidates))
         if seat.opened_before and len(seat.rack) > 1:
             takes = joker_takes(public_state(seat), seat.seat)
             if takes:
@@ -127,6 +142,8 @@ class HardHouseBot:
             return Lay(tuple(meld.tiles for meld in plan.melds))
         if plan.lay_offs:
             return plan.lay_offs[0]
+        if self.weights.lookahead and len(seat.rack) > 1:
+            return Discard(self._discard_by_lookahead(seat, plan.left))
         return Discard(self._discard(seat, plan.left))
 
     # -- drawing ---------------------------------------------------------------------------------------
@@ -158,6 +175,65 @@ class HardHouseBot:
 
     # -- discarding -----------------------------------------------------------------------------------
 
+    def _discard_by_lookahead(self, seat: SeatView, left: Sequence[Tile]) -> Tile:
+        """Once open: keep the tiles that place the most next turn, over every tile it may draw."""
+        candidates = sorted({tile for tile in left if not tile.is_joker}, key=lambda tile: tile.key)
+        if not candidates:
+            return left[0]
+        if len(candidates) == 1:
+            return candidates[0]
+        unseen = unseen_counts([*seat.rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
+        hidden = max(1, sum(unseen.values()))
+        fits_table = [face for face in unseen if lay_off_spots(seat.table, face)]
+        best: tuple[float, float, Tile] | None = None
+        for tile in candidates:
+            kept = list(left)
+            kept.remove(tile)
+            value = self._expected_placed(kept, seat.table, unseen, hidden, fits_table)
+            value -= self.weights.feed * self._feed(seat, tile, unseen, hidden)
+            key = (value, rack_penalty(tile) * self.weights.penalty_open, tile)
+            if best is None or key[:2] > best[:2]:
+                best = key
+        assert best is not None
+        return best[2]
+
+    @staticmethod
+    def _feed(seat: SeatView, tile: Tile, unseen: Counter[Tile], hidden: int) -> float:
+        """The chance the next player, if open, can take `tile` into a new meld."""
+        following = seat.next_seats()
+        if not following or not seat.opened[following[0]]:
+            return 0.0
+        return _feed_chance(tile, unseen, seat.tiles[following[0]] / hidden)
+
+    def _expected_placed(
+        self, kept: Sequence[Tile], table: Sequence[Faces], unseen: Counter[Tile], hidden: int, fits_table: Sequence[Tile]
+    ) -> float:
+        """The tiles of `kept` plus one drawn tile that the next turn places, on average over the draw."""
+        size = len(kept) + 1
+
+        def value(plan: Plan) -> float:
+            return plan.placed + (self.weights.out_bonus if len(plan.left) <= 1 else 0.0)
+
+        # A draw that helps nothing is discarded: the kept tiles alone, all of them may go.
+        plain = value(best_plan(kept, table, may_lay_off=True, keep=0))
+        plain = min(plain, size - 1 + self.weights.out_bonus)
+        relevant: set[Tile] = set(fits_table)
+        relevant.add(JOKER)
+        for i, a in enumerate(kept):
+            for b in kept[i + 1 :]:
+                relevant.update(completions(a, b))
+        if JOKER in kept:
+            relevant.update(face for a in kept if not a.is_joker for face in _partners(a))
+        total = 0.0
+        chance_left = 1.0
+        for face in relevant:
+            if not unseen[face]:
+                continue
+            chance = unseen[face] / hidden
+            chance_left -= chance
+            total += chance * value(best_plan([*kept, face], table, may_lay_off=True))
+        return total + max(0.0, chance_left) * plain
+
     def _discard(self, seat: SeatView, candidates: Sequence[Tile]) -> Tile:
         rack = seat.rack
         if len(rack) == 1:
@@ -165,27 +241,28 @@ class HardHouseBot:
         pool = [tile for tile in candidates if not tile.is_joker] or [tile for tile in rack if not tile.is_joker]
         if not pool:
             return rack[0]
+        weights = self.weights
         unseen = unseen_counts([*rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
         counts = Counter(rack)
         opened = seat.has_opened
-        hidden = sum(unseen.values())
-        next_seat = seat.next_seats()[0] if seat.next_seats() else None
-        next_rack = seat.tiles[next_seat] if next_seat is not None else 0
-        next_takes = next_seat is not None and seat.opened[next_seat]
+        hidden = max(1, sum(unseen.values()))
+        fitting: set[Tile] = set()
+        if opened:
+            lay_offs, left = greedy_lay_offs(seat.table, rack, keep=0)
+            fitting = set(rack) - set(left) if lay_offs else set()
 
         def keep_value(tile: Tile) -> float:
             value = 0.0 if counts[tile] > 1 else tile_value(tile, rack, unseen)
             if opened:
-                value -= rack_penalty(tile) * 0.6
-                if lay_off_spots(seat.table, tile):
-                    value += 40  # a sure lay-off next turn
+                value -= rack_penalty(tile) * weights.penalty_open
+                if tile in fitting:
+                    value += weights.fits_table
             else:
-                value += rack_penalty(tile) * 0.3  # high tiles help reach 45
-            if next_takes and hidden:
-                value += 60 * _feed_chance(tile, unseen, next_rack / hidden)
+                value += rack_penalty(tile) * weights.penalty_closed
+            value += 20 * weights.feed * self._feed(seat, tile, unseen, hidden)
             return value
 
-        return min(pool, key=lambda tile: (keep_value(tile), -(tile.number or 0), tile.key))
+        return min(pool, key=lambda tile: (keep_value(tile), -rack_penalty(tile), -(tile.number or 0), tile.key))
 
 
 def _feed_chance(tile: Tile, unseen: Counter[Tile], share: float) -> float:

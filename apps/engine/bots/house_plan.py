@@ -198,3 +198,4 @@ def tile_value(tile: Tile, rack: Sequence[Tile], unseen: Counter[Tile]) -> float
 
 def meld_points(meld: Faces) -> int:
     return read_meld(meld).points
+
