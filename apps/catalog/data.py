@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -20,6 +21,7 @@ class CatalogEntry:
     difficulty: Promise
     has_leaderboard: bool
     position: int
+    rules_updated: date  # shown on the rules page: change it with the rules text
 
 
 CATALOG: tuple[CatalogEntry, ...] = (
@@ -37,6 +39,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         difficulty=_("Strategic"),
         has_leaderboard=True,
         position=1,
+        rules_updated=date(2026, 11, 30),
     ),
     CatalogEntry(
         slug="tile-rummy-rearrange",
@@ -52,6 +55,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         difficulty=_("Tactical"),
         has_leaderboard=True,
         position=2,
+        rules_updated=date(2026, 11, 30),
     ),
 )
 

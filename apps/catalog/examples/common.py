@@ -1,0 +1,131 @@
+"""The shapes of worked examples shared by every game's rules page, and how tiles are drawn there.
+
+Every example pairs what the engine computes when the page renders with `claim`: what our own text
+around the example says. The page shows the computed value; tests/catalog fails when a claim and the
+engine disagree, so the words are corrected instead of silently contradicting the tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from apps.engine.game import MeldCheck, get_rules
+from apps.engine.tiles import Colour, Tile, parse_tiles
+
+COLOUR_NAMES: dict[Colour, Promise] = {
+    Colour.RED: _("red"),
+    Colour.YELLOW: _("yellow"),
+    Colour.BLUE: _("blue"),
+    Colour.BLACK: _("black"),
+}
+
+
+@dataclass(frozen=True)
+class TileView:
+    """A tile as the page draws it: its ink, what is printed on it and what a screen reader says."""
+
+    css: str
+    face: str
+    label: str
+
+
+def tile_view(tile: Tile) -> TileView:
+    if tile.colour is None:
+        return TileView("joker", "☺", str(_("joker")))
+    return TileView(tile.colour.value, str(tile.number), f"{COLOUR_NAMES[tile.colour]} {tile.number}")
+
+
+def tile_views(tiles: Sequence[Tile]) -> list[TileView]:
+    return [tile_view(tile) for tile in tiles]
+
+
+@dataclass(frozen=True)
+class MeldClaim:
+    """What our text says about a meld: legal or not, which kind, and its value."""
+
+    valid: bool
+    kind: str | None = None
+    points: int = 0
+
+
+@dataclass(frozen=True)
+class MeldExample:
+    notation: str
+    caption: Promise
+    claim: MeldClaim
+    tiles: list[TileView]
+    check: MeldCheck
+
+    @property
+    def agrees(self) -> bool:
+        return (self.check.valid, self.check.kind, self.check.points) == (
+            self.claim.valid,
+            self.claim.kind,
+            self.claim.points if self.claim.valid else 0,
+        )
+
+
+def meld_examples(slug: str, cases: Sequence[tuple[str, MeldClaim, Promise]]) -> list[MeldExample]:
+    """Each (notation, claim, caption) checked by the game's own `meld_check`."""
+    rules = get_rules(slug)
+    examples = []
+    for notation, claim, caption in cases:
+        tiles = parse_tiles(notation)
+        examples.append(MeldExample(notation, caption, claim, tile_views(tiles), rules.meld_check(tiles)))
+    return examples
+
+
+@dataclass(frozen=True)
+class OpeningExample:
+    """A first lay-down of one or more melds: its total and whether it is enough to open."""
+
+    notation: str
+    caption: Promise
+    claim_points: int
+    claim_opens: bool
+    melds: list[list[TileView]]
+    points: int
+    opens: bool
+
+    @property
+    def agrees(self) -> bool:
+        return (self.points, self.opens) == (self.claim_points, self.claim_opens)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A single number our text quotes, computed by the engine."""
+
+    value: int
+    claim: int
+
+    @property
+    def agrees(self) -> bool:
+        return self.value == self.claim
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    label: str
+    points: list[int]  # one per player
+    factor_row: bool = False
+
+
+@dataclass(frozen=True)
+class ScoringExample:
+    """A whole game's end, scored line by line by the engine. `rows` are the lines of the score, in the
+    order of calculation, with one column per player."""
+
+    players: list[str]
+    rows: list[ScoreRow]
+    totals: list[int]
+    claim_totals: list[int]
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def agrees(self) -> bool:
+        return self.totals == self.claim_totals
