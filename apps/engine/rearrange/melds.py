@@ -1,0 +1,117 @@
+"""Sets of the Rearrange game (SPEC 4 "Sets" and its decisions) and their face values.
+
+A set is a sequence of faces in table order. A **group** is 3 or 4 tiles of one number in different
+colours; a **run** is 3 or more consecutive numbers of one colour, ascending, never below 1 or past 13,
+jokers included (no `12 13 1`). Jokers stand in for any tile, two may sit in one set, and a joker's place
+says what it stands for: in a run, the number of its position; in a group, any missing colour.
+
+When the order reads as a run, the set is a run: one real tile with two jokers reads as a run where it
+can (`r5 J J` is 5-6-7, worth 18); `r13 J J` cannot be a run (14, 15), so it is a group of 13s.
+
+The `Meld` value (kind, what each joker stands for, each position's value) is the house game's: the two
+games read melds into the same shape, with different rules and values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from apps.engine.errors import IllegalMove
+from apps.engine.house.melds import MAX_SET, MIN_MELD, Meld, MeldKind
+from apps.engine.tiles import COLOURS, Tile, format_tiles
+
+__all__ = [
+    "JOKER_RACK_VALUE",
+    "LOWEST",
+    "HIGHEST",
+    "OPENING_MINIMUM",
+    "Meld",
+    "MeldKind",
+    "meld_problem",
+    "rack_value",
+    "read_meld",
+    "try_read_meld",
+]
+
+OPENING_MINIMUM = 30
+JOKER_RACK_VALUE = 30
+LOWEST = 1
+HIGHEST = 13
+
+
+def rack_value(tile: Tile) -> int:
+    """What a tile counts on a rack at the end of a game (SPEC 4): its number; a joker 30."""
+    return JOKER_RACK_VALUE if tile.number is None else tile.number
+
+
+def _read_run(tiles: tuple[Tile, ...]) -> Meld | str:
+    anchor = next(i for i, tile in enumerate(tiles) if not tile.is_joker)
+    number = tiles[anchor].number
+    assert number is not None
+    start = number - anchor
+    for i, tile in enumerate(tiles):
+        if tile.is_joker or tile.number == start + i:
+            continue
+        if tile.number == 1 and start + i > HIGHEST:
+            return "1 is always the lowest number: a run never goes on from 13 to 1"
+        return "a run goes up one number at a time, in table order"
+    if start < LOWEST:
+        return "a run can't go below 1, jokers included"
+    if start + len(tiles) - 1 > HIGHEST:
+        return "a run can't go past 13, jokers included"
+    colour = tiles[anchor].colour
+    stands_for = tuple((Tile(colour, start + i),) if tile.is_joker else () for i, tile in enumerate(tiles))
+    values = tuple(range(start, start + len(tiles)))
+    return Meld(tiles, MeldKind.RUN, stands_for, values, start, colour)
+
+
+def _read_group(tiles: tuple[Tile, ...], number: int) -> Meld | str:
+    if len(tiles) > MAX_SET:
+        return "a group has at most 4 tiles, one of each colour"
+    colours = [tile.colour for tile in tiles if not tile.is_joker]
+    if len(set(colours)) != len(colours):
+        return "a group has each colour only once"
+    missing = tuple(Tile(colour, number) for colour in COLOURS if colour not in colours)
+    stands_for = tuple(missing if tile.is_joker else () for tile in tiles)
+    return Meld(tiles, MeldKind.SET, stands_for, (number,) * len(tiles), number, None)
+
+
+@lru_cache(maxsize=65536)
+def _read(tiles: tuple[Tile, ...]) -> Meld | str:
+    if len(tiles) < MIN_MELD:
+        return f"a set needs at least {MIN_MELD} tiles"
+    real = [tile for tile in tiles if not tile.is_joker]
+    if not real:
+        return "a set needs at least one numbered tile"
+    colours = {tile.colour for tile in real}
+    numbers = {tile.number for tile in real}
+    if len(colours) == 1:
+        run = _read_run(tiles)
+        if isinstance(run, Meld) or len(numbers) != 1:
+            return run
+    if len(numbers) == 1:
+        number = real[0].number
+        assert number is not None
+        return _read_group(tiles, number)
+    return "a run is one colour with consecutive numbers, a group is one number in different colours"
+
+
+def meld_problem(tiles: Iterable[Tile]) -> str | None:
+    """The rule these tiles break as a set (a phrase without the tiles), or None when they are a set."""
+    found = _read(tuple(tiles))
+    return found if isinstance(found, str) else None
+
+
+def try_read_meld(tiles: Iterable[Tile]) -> Meld | None:
+    found = _read(tuple(tiles))
+    return found if isinstance(found, Meld) else None
+
+
+def read_meld(tiles: Sequence[Tile] | Iterable[Tile]) -> Meld:
+    """The set these faces make in this order, or IllegalMove quoting them and naming the rule."""
+    faces = tuple(tiles)
+    found = _read(faces)
+    if isinstance(found, str):
+        raise IllegalMove(f"{format_tiles(faces)!r} is not a set: {found}")
+    return found

@@ -1,0 +1,731 @@
+"""An exact solver for the Rearrange game (SPEC 4, SPEC 9 `solve`): which rack tiles can go on the table
+this turn, and the whole new table that holds them.
+
+    solve(table, rack)          the best play of a player who has opened: the most rack tiles placed
+                                (ties: the highest face value placed, a joker counting 30), rearranging
+                                the whole table; every table tile stays on the table.
+    solve_opening(rack, table)  the best opening: new sets of rack tiles only, worth at least 30, the
+                                table untouched.
+
+Both take `weights` (what placing one tile of a face is worth to the caller; the default counts tiles
+first, then face value) and `keep` (rack tiles that must stay on the rack), so a bot can ask for the best
+play under its own preferences or the best play that holds certain tiles back, at the price of one solve.
+
+Every returned play passes the game's own check (`apps.engine.rearrange.validate.check_play`), the
+freed-joker rule included: a joker on the table either keeps standing for (one of) the tile(s) it stood
+for, or it is freed, which needs a tile it stood for from the rack and a new set holding the joker and at
+least two other rack tiles.
+
+The method is the dynamic programme over the numbers 1..13 with per-colour open-run states of van Rijn,
+Takes and Vis ("The complexity of Rummikub problems", 2015), extended to jokers and to the freed-joker rule,
+and exact: it explores every way of building the table, up to interchangeable choices.
+
+- The table is built number by number, colour by colour (52 cells, then a group step per number). At a
+  cell, the tiles of that face (table tiles: all of them; rack tiles: any number) extend the colour's open
+  runs, start new runs, or wait in the number's group pool; jokers placed in runs are extra tiles of the
+  face. At the group step the pool (plus jokers) must split into legal groups.
+- A colour's open runs are a sorted tuple of run codes: a plain run's length capped at 3 (3 = already a
+  legal run, may end any time), or a "designated" run, one that will hold a freed joker, with how many
+  rack tiles it has so far (capped at 2) and whether the joker is in it.
+- A table joker is either kept (then it is a table tile of a face it stood for, placed at that number)
+  or freed (then it is a joker that must be placed, in a designated run or in a group with two rack
+  tiles, and a rack tile it stood for must be placed at its number). Both choices start the search.
+- The state is one int (bit fields: each colour's run tuple id, the group pool, jokers left, pending joker
+  duties, opening points); a layer is a dict state -> best value with back pointers. Options per cell are
+  generated once per (run tuple, tiles, jokers) and cached for the process.
+- Dominance: a legal open run is never ended in the same cell where a plain run of that colour starts
+  (extending it reaches every future the restart reaches), and runs that cannot reach length 3 with the
+  tiles that exist are never created.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations, permutations, product
+from typing import NamedTuple
+
+from apps.engine.errors import InvalidMove
+from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld
+from apps.engine.tiles import COLOURS, JOKER, Tile
+
+__all__ = ["Solution", "default_weight", "solve", "solve_opening"]
+
+Faces = tuple[Tile, ...]
+
+#: Placing one tile is worth this much more than any difference in face value (tiles first, then value).
+TILE_WEIGHT = 1000
+
+
+def default_weight(tile: Tile) -> int:
+    """The default objective: every tile placed counts `TILE_WEIGHT`, plus its face value (a joker 30)."""
+    return TILE_WEIGHT + rack_value(tile)
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A play: the rack tiles it places, and the whole new table (legal sets, in table order).
+
+    `score` is the objective (the sum of the weights of the placed tiles); `value` the face value placed
+    (a joker 30); `opening_points` the value of the new sets when it is an opening (else None)."""
+
+    placed: Faces
+    table: tuple[Faces, ...]
+    score: int
+    value: int
+    opening_points: int | None = None
+
+
+# --- item kinds and run codes ----------------------------------------------------------------------------
+
+# What a tile at a cell is: a table tile, a rack tile, a kept table joker (standing for this face), a joker
+# from the rack, a freed table joker.
+T, R, V, W, F = 0, 1, 2, 3, 4
+_RACK_ITEMS = (R, W)
+
+# Run codes: 1..3 a plain run of that length (3: legal, may end). While a freed joker is still to be
+# placed, every run is *tracked*: 4 + (length - 1) + 3 * (rack tiles + 3 * holds a freed joker), so a
+# freed joker can join any run and the run knows whether two rack tiles come with it. Once no freed joker
+# is left to place, tracked runs settle back to plain ones (except a run with the joker still waiting
+# for its second rack tile).
+
+
+def _code(length: int, tracked: bool, rack: int = 0, freed: int = 0) -> int:
+    length = min(length, 3)
+    if not tracked:
+        return length
+    return 4 + (length - 1) + 3 * (min(rack, 2) + 3 * freed)
+
+
+def _length(code: int) -> int:
+    return code if code < 4 else (code - 4) % 3 + 1
+
+
+def _tracked(code: int) -> bool:
+    return code >= 4
+
+
+def _rack(code: int) -> int:
+    return ((code - 4) // 3) % 3
+
+
+def _freed(code: int) -> int:
+    return (code - 4) // 9 if code >= 4 else 0
+
+
+def _may_end(code: int) -> bool:
+    if _length(code) < 3:
+        return False
+    return not _freed(code) or _rack(code) == 2
+
+
+def _extend(code: int, item: int) -> int:
+    if not _tracked(code):
+        return min(code + 1, 3)
+    return _code(_length(code) + 1, True, _rack(code) + (item in _RACK_ITEMS), max(_freed(code), int(item == F)))
+
+
+def _settle(code: int) -> int:
+    if _tracked(code) and (not _freed(code) or _rack(code) == 2):
+        return _length(code)
+    return code
+
+
+# Run tuples (sorted run codes of one colour) get small ids, shared by every solve of the process.
+_DESCS: list[tuple[int, ...]] = [()]
+_DESC_IDS: dict[tuple[int, ...], int] = {(): 0}
+
+
+def _desc_id(desc: tuple[int, ...]) -> int:
+    found = _DESC_IDS.get(desc)
+    if found is None:
+        found = len(_DESCS)
+        _DESCS.append(desc)
+        _DESC_IDS[desc] = found
+    return found
+
+
+# --- state bit fields --------------------------------------------------------------------------------------
+
+DESC_BITS = 13
+DESC_MASK = (1 << DESC_BITS) - 1
+ACC_SHIFT = 4 * DESC_BITS  # the group pool: per colour (table tiles, rack tiles, kept jokers), 2 bits each
+ACC_BITS = 6
+ACC_MASK = (1 << (4 * ACC_BITS)) - 1
+X_SHIFT = ACC_SHIFT + 4 * ACC_BITS  # jokers and duties: rack jokers left, freed jokers left, pending bits
+JL_SHIFT = X_SHIFT
+FL_SHIFT = X_SHIFT + 2
+PEND_SHIFT = X_SHIFT + 4  # per table joker j: bit 2j kept (to place), bit 2j+1 freed (replacement due)
+X_BITS = 8
+X_MASK = (1 << X_BITS) - 1
+PTS_SHIFT = X_SHIFT + X_BITS
+LOW_MASK = (1 << PTS_SHIFT) - 1
+
+
+class CellOption(NamedTuple):
+    """One way to use the tiles of a cell: the colour's new run tuple, the group pool's share (table, rack,
+    kept jokers), the counts used, and the plan (for rebuilding the table): for each old run the item that
+    extends it (None: it ends), the items that start new runs, and where each new-tuple run comes from."""
+
+    desc: tuple[int, ...]
+    pool: tuple[int, int, int]
+    placed: int  # rack tiles (numbered) placed at this cell
+    kept: int  # kept table jokers placed here
+    rack_jokers: int  # jokers from the rack placed in runs here
+    freed: int  # freed jokers placed in runs here
+    extend: tuple[int | None, ...]
+    starts: tuple[int, ...]
+    order: tuple[int, ...]
+
+
+@cache
+def _cell_options(
+    desc: tuple[int, ...],
+    table: int,
+    rack: int,
+    kept_max: int,
+    jokers: int,
+    freed: int,
+    real1: int,
+    real2: int,
+    spare: int,
+) -> tuple[CellOption, ...]:
+    """Every way (up to interchangeable choices) to use the tiles of one cell, given the colour's open runs
+    `desc`: `table` tiles (all used), up to `rack` rack tiles, up to `kept_max` kept jokers, and of the
+    `jokers` rack jokers and `freed` freed jokers still to place, any number in runs here. `real1`, `real2`:
+    the numbered tiles of the colour's next two cells; with the jokers left (`spare`: kept jokers still to
+    place) they say which short runs could still reach 3 tiles (no others are made)."""
+    origins = freed > 0 or any(_freed(code) for code in desc)  # does it matter which tiles are rack tiles?
+    found: dict[tuple[object, ...], CellOption] = {}
+    for kept, placed, rack_jokers, freed_used in product(
+        range(kept_max + 1), range(rack + 1), range(jokers + 1), range(freed + 1)
+    ):
+        items = {T: table if origins else table + placed, R: placed if origins else 0, V: kept, W: rack_jokers, F: freed_used}
+        jokers_after = jokers - rack_jokers + freed - freed_used + spare - kept
+        for extend in _extensions(desc, items):
+            left = dict(items)  # what the extensions left (the generator has taken them out)
+            for starts, pool in _starts(left, pool_origins=freed > 0):
+                option = _option(desc, extend, starts, pool, placed, kept, rack_jokers, freed_used, freed)
+                if option is None or not _viable(option.desc, real1, real2, jokers_after):
+                    continue
+                key = (option.desc, option.pool, placed, kept, rack_jokers, freed_used)
+                found.setdefault(key, option)
+    return tuple(found.values())
+
+
+def _extensions(desc: tuple[int, ...], items: dict[int, int]) -> Iterator[tuple[int | None, ...]]:
+    """For each open run: the item kind that extends it, or None (it ends: it must be legal)."""
+    if not desc:
+        yield ()
+        return
+    code, rest = desc[0], desc[1:]
+    choices: list[int | None] = [None] if _may_end(code) else []
+    choices += [item for item in (T, R, V, W, F) if items[item]]
+    for item in choices:
+        if item is not None:
+            items[item] -= 1
+        for tail in _extensions(rest, items):
+            yield (item, *tail)
+        if item is not None:
+            items[item] += 1
+
+
+def _starts(left: dict[int, int], pool_origins: bool) -> Iterator[tuple[tuple[int, ...], tuple[int, int, int]]]:
+    """The items left after extending: which start new runs and which go to the number's group pool.
+    Jokers (rack or freed) always start runs here; groups get their jokers at the number's end."""
+    for table, rack, kept in product(range(left[T] + 1), range(left[R] + 1), range(left[V] + 1)):
+        starts = (T,) * table + (R,) * rack + (V,) * kept + (W,) * left[W] + (F,) * left[F]
+        to_table, to_rack, to_kept = left[T] - table, left[R] - rack, left[V] - kept
+        pool = (to_table, to_rack, to_kept) if pool_origins else (to_table + to_rack, 0, to_kept)
+        yield starts, pool
+
+
+def _option(
+    desc: tuple[int, ...],
+    extend: tuple[int | None, ...],
+    starts: tuple[int, ...],
+    pool: tuple[int, int, int],
+    placed: int,
+    kept: int,
+    rack_jokers: int,
+    freed_used: int,
+    freed: int,
+) -> CellOption | None:
+    if any(pooled > 3 for pooled in pool):
+        return None
+    runs: list[tuple[int, int]] = []  # (new code, source: old index, or len(desc) + start index)
+    ended_without_joker = False
+    for index, (code, item) in enumerate(zip(desc, extend, strict=True)):
+        if item is None:
+            ended_without_joker = ended_without_joker or not _freed(code)
+            continue
+        runs.append((_extend(code, item), index))
+    for index, item in enumerate(starts):
+        if ended_without_joker and item != F:
+            return None  # dominated: extending the run that ended reaches every future this one reaches
+        runs.append((_code(1, freed > 0, int(item in _RACK_ITEMS), int(item == F)), len(desc) + index))
+    if freed == freed_used:
+        runs = [(_settle(code), source) for code, source in runs]
+    runs.sort()
+    return CellOption(
+        tuple(code for code, _ in runs),
+        pool,
+        placed,
+        kept,
+        rack_jokers,
+        freed_used,
+        extend,
+        starts,
+        tuple(source for _, source in runs),
+    )
+
+
+def _viable(desc: tuple[int, ...], real1: int, real2: int, jokers: int) -> bool:
+    """Whether the short runs can still reach 3 tiles with the numbered tiles of the next two cells and
+    the jokers left."""
+    short = sum(1 for code in desc if _length(code) < 3)
+    if not short:
+        return True
+    single = sum(1 for code in desc if _length(code) == 1)
+    return max(0, short - real1) + max(0, single - real2) <= jokers
+
+
+# --- the group step ----------------------------------------------------------------------------------------
+
+
+Group = tuple[tuple[int, int], ...]  # (colour index or -1 for a joker, item kind)
+
+
+@cache
+def _group_split(pool: tuple[tuple[int, int, int], ...], jokers: int, freed: int, lone_ok: bool) -> tuple[Group, ...] | None:
+    """Split a number's group pool (per colour: table tiles, rack tiles, kept jokers of that colour) plus
+    `jokers` rack jokers and `freed` freed jokers into legal groups, or None. A group has 3-4 tiles of
+    different colours, at least two numbered tiles (one is enough where `lone_ok`: a lone tile with two
+    jokers reads as a group only for 1, 12 and 13), and a group holding a freed joker has at least two
+    other tiles from the rack."""
+    items = [
+        (colour, kind)
+        for colour, (table, rack, kept) in enumerate(pool)
+        for kind, amount in ((T, table), (R, rack), (V, kept))
+        for _ in range(amount)
+    ]
+    total = len(items) + jokers + freed
+    if total == 0:
+        return ()
+    by_colour = Counter(colour for colour, _ in items)
+    least = max(max(by_colour.values(), default=0), -(-total // 4))
+    for groups in range(least, total // 3 + 1):
+        found = _split_into(items, groups, jokers, freed, lone_ok)
+        if found is not None:
+            return found
+    return None
+
+
+def _split_into(
+    items: list[tuple[int, int]], groups: int, jokers: int, freed: int, lone_ok: bool
+) -> tuple[Group, ...] | None:
+    by_colour: dict[int, list[tuple[int, int]]] = {}
+    for item in items:
+        by_colour.setdefault(item[0], []).append(item)
+    placements = [
+        sorted(set(permutations(range(groups), len(colour_items))))
+        for colour_items in by_colour.values()
+    ]
+    colour_lists = list(by_colour.values())
+    for choice in product(*placements):
+        buckets: list[list[tuple[int, int]]] = [[] for _ in range(groups)]
+        for colour_items, where in zip(colour_lists, choice, strict=True):
+            for item, group in zip(colour_items, where, strict=True):
+                buckets[group].append(item)
+        wild = [(-1, W)] * jokers + [(-1, F)] * freed
+        for targets in product(range(groups), repeat=len(wild)):
+            filled = [list(bucket) for bucket in buckets]
+            for joker, group in zip(wild, targets, strict=True):
+                filled[group].append(joker)
+            if all(_group_ok(bucket, lone_ok) for bucket in filled):
+                return tuple(tuple(bucket) for bucket in filled)
+    return None
+
+
+def _group_ok(bucket: list[tuple[int, int]], lone_ok: bool) -> bool:
+    if not 3 <= len(bucket) <= 4:
+        return False
+    numbered = sum(1 for _, kind in bucket if kind in (T, R))
+    if numbered < (1 if lone_ok else 2):
+        return False
+    if any(kind == F for _, kind in bucket):
+        return sum(1 for _, kind in bucket if kind in _RACK_ITEMS) >= 2
+    return True
+
+
+# --- the search ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _TableJoker:
+    faces: frozenset[int]  # face keys it may stand for (one number)
+    number: int
+
+
+@dataclass(slots=True)
+class _Problem:
+    table: list[list[int]]  # [colour][number] table tiles (number 1..13; index 0 and 14, 15 unused)
+    rack: list[list[int]]
+    table_jokers: list[_TableJoker]
+    rack_jokers: int
+    weight: list[int]  # by face key (52: joker)
+    opening: bool
+    minimum: int
+
+
+class _Step(NamedTuple):
+    colour: int  # -1: the group step of `number`
+    number: int
+    info: object
+
+
+def _bits(mask: int) -> list[int]:
+    return [bit for bit in range(8) if mask >> bit & 1]
+
+
+def _subsets(mask: int, size: int) -> list[int]:
+    return [sum(1 << bit for bit in chosen) for chosen in combinations(_bits(mask), size)]
+
+
+def _search(problem: _Problem) -> tuple[int, list[_Step]] | None:
+    """The best final state's value and the steps that reach it, or None if no legal table exists."""
+    table, rack = problem.table, problem.rack
+    real = [[table[colour][number] + rack[colour][number] for number in range(16)] for colour in range(4)]
+    kept_here = [[0] * 14 for _ in range(4)]
+    freed_here = [[0] * 14 for _ in range(4)]
+    due_at = [0] * 14
+    for index, joker in enumerate(problem.table_jokers):
+        for key in joker.faces:
+            kept_here[key // 13][key % 13 + 1] |= 1 << (2 * index)
+            freed_here[key // 13][key % 13 + 1] |= 1 << (2 * index + 1)
+        due_at[joker.number] |= 3 << (2 * index)
+
+    starts: dict[int, int] = {}
+    for fates in product((False, True), repeat=len(problem.table_jokers)):
+        pend = 0
+        freed = 0
+        for index, (joker, is_freed) in enumerate(zip(problem.table_jokers, fates, strict=True)):
+            if is_freed:
+                rack_has = any(rack[key // 13][key % 13 + 1] for key in joker.faces)
+                if not rack_has:
+                    break
+                pend |= 1 << (2 * index + 1)
+                freed += 1
+            else:
+                pend |= 1 << (2 * index)
+        else:
+            state = (problem.rack_jokers << JL_SHIFT) | (freed << FL_SHIFT) | (pend << PEND_SHIFT)
+            starts[state] = 0
+    layers: list[dict[int, tuple[int, object]]] = []
+    current = starts
+    weight = problem.weight
+    joker_weight = weight[52]
+    opening = problem.opening
+    for number in range(1, 14):
+        for colour in range(4):
+            shift = colour * DESC_BITS
+            pool_shift = ACC_SHIFT + colour * ACC_BITS
+            face = colour * 13 + number - 1
+            face_weight = weight[face]
+            on_table = table[colour][number]
+            on_rack = rack[colour][number]
+            real1 = real[colour][number + 1]
+            real2 = real[colour][number + 2]
+            kept_mask = kept_here[colour][number]
+            freed_mask = freed_here[colour][number]
+            options: dict[int, list[tuple[int, int, object]]] = {}
+            following: dict[int, int] = {}
+            back: dict[int, tuple[int, object]] = {}
+            for state, value in current.items():
+                extra = state >> X_SHIFT & X_MASK
+                key = (state >> shift & DESC_MASK) | extra << DESC_BITS
+                moves = options.get(key)
+                if moves is None:
+                    moves = _moves(
+                        key, extra, shift, pool_shift, on_table, on_rack, real1, real2, kept_mask, freed_mask,
+                        face_weight, joker_weight, number if opening else 0,
+                    )
+                    options[key] = moves
+                for delta, gain, info in moves:
+                    after = state + delta
+                    if opening and after >> PTS_SHIFT > problem.minimum:
+                        after = (after & LOW_MASK) | problem.minimum << PTS_SHIFT
+                    total = value + gain
+                    best = following.get(after)
+                    if best is None or total > best:
+                        following[after] = total
+                        back[after] = (state, info)
+            layers.append(back)
+            current = following
+        # The group step of this number.
+        following = {}
+        back = {}
+        lone_ok = number in (1, 12, 13)
+        due = due_at[number] << PEND_SHIFT
+        splits: dict[int, list[tuple[int, int, object]]] = {}
+        for state, value in current.items():
+            if state & due:
+                continue
+            key = state >> ACC_SHIFT & ((1 << (4 * ACC_BITS + 4)) - 1)
+            moves = splits.get(key)
+            if moves is None:
+                moves = _group_moves(state, lone_ok, joker_weight, number if opening else 0)
+                splits[key] = moves
+            for delta, gain, info in moves:
+                after = state + delta
+                if opening and after >> PTS_SHIFT > problem.minimum:
+                    after = (after & LOW_MASK) | problem.minimum << PTS_SHIFT
+                total = value + gain
+                best = following.get(after)
+                if best is None or total > best:
+                    following[after] = total
+                    back[after] = (state, info)
+        layers.append(back)
+        current = following
+    best_state = None
+    best_value = 0
+    for state, value in current.items():
+        if not all(_may_end(code) for colour in range(4) for code in _DESCS[state >> colour * DESC_BITS & DESC_MASK]):
+            continue
+        if state >> FL_SHIFT & 3 or state >> PEND_SHIFT & 15:
+            continue
+        if opening and state >> PTS_SHIFT < problem.minimum:
+            continue
+        if best_state is None or value > best_value:
+            best_state, best_value = state, value
+    if best_state is None:
+        return None
+    steps: list[_Step] = []
+    state = best_state
+    index = len(layers)
+    for number in range(13, 0, -1):
+        for colour in (-1, 3, 2, 1, 0):
+            index -= 1
+            state, info = layers[index][state]
+            steps.append(_Step(colour, number, info))
+    steps.reverse()
+    return best_value, steps
+
+
+def _moves(
+    key: int,
+    extra: int,
+    shift: int,
+    pool_shift: int,
+    on_table: int,
+    on_rack: int,
+    real1: int,
+    real2: int,
+    kept_mask: int,
+    freed_mask: int,
+    face_weight: int,
+    joker_weight: int,
+    points: int,
+) -> list[tuple[int, int, object]]:
+    """The transitions of one cell from the states sharing `key` (the colour's run tuple and the joker
+    bits): (state delta, value gain, plan)."""
+    desc_id = key & DESC_MASK
+    desc = _DESCS[desc_id]
+    jokers_left = extra & 3
+    freed_left = extra >> 2 & 3
+    pend = extra >> 4
+    kept_pending = pend & kept_mask
+    freed_pending = pend & freed_mask
+    kept_max = bin(kept_pending).count("1")
+    spare = bin(pend & 0b0101).count("1")
+    moves: list[tuple[int, int, object]] = []
+    for option in _cell_options(desc, on_table, on_rack, kept_max, jokers_left, freed_left, real1, real2, spare):
+        table_pool, rack_pool, kept_pool = option.pool
+        base = (
+            ((_desc_id(option.desc) - desc_id) << shift)
+            + ((table_pool | rack_pool << 2 | kept_pool << 4) << pool_shift)
+            - (option.rack_jokers << JL_SHIFT)
+            - (option.freed << FL_SHIFT)
+        )
+        gain = option.placed * face_weight + option.rack_jokers * joker_weight
+        if points:
+            base += (points * (option.placed + option.rack_jokers)) << PTS_SHIFT
+        replacements = min(option.placed, bin(freed_pending).count("1"))
+        for kept_clear in _subsets(kept_pending, option.kept):
+            for freed_clear in _subsets(freed_pending, replacements):
+                delta = base - ((kept_clear | freed_clear) << PEND_SHIFT)
+                moves.append((delta, gain, option))
+    return moves
+
+
+def _group_moves(state: int, lone_ok: bool, joker_weight: int, points: int) -> list[tuple[int, int, object]]:
+    """The transitions of a group step from `state`: every way to add jokers to the pool that splits."""
+    acc = state >> ACC_SHIFT & ACC_MASK
+    pool = tuple((acc >> (6 * colour) & 3, acc >> (6 * colour + 2) & 3, acc >> (6 * colour + 4) & 3) for colour in range(4))
+    jokers_left = state >> JL_SHIFT & 3
+    freed_left = state >> FL_SHIFT & 3
+    moves: list[tuple[int, int, object]] = []
+    for jokers in range(jokers_left + 1):
+        for freed in range(freed_left + 1):
+            split = _group_split(pool, jokers, freed, lone_ok)
+            if split is None:
+                continue
+            delta = -(acc << ACC_SHIFT) - (jokers << JL_SHIFT) - (freed << FL_SHIFT)
+            if points:
+                delta += (points * jokers) << PTS_SHIFT
+            moves.append((delta, jokers * joker_weight, split))
+    return moves
+
+
+# --- building the table from the steps ------------------------------------------------------------------------
+
+
+def _build(steps: list[_Step]) -> tuple[tuple[Faces, ...], Faces]:
+    """The new table (runs by colour and start, then groups by number) and the rack tiles placed."""
+    open_runs: list[list[list[Tile]]] = [[] for _ in range(4)]
+    runs: list[list[Tile]] = []
+    groups: list[Faces] = []
+    placed: list[Tile] = []
+    for step in steps:
+        if step.colour < 0:
+            split = step.info
+            assert isinstance(split, tuple)
+            for group in split:
+                groups.append(_group_faces(group, step.number))
+                placed.extend(JOKER for _, kind in group if kind == W)
+            continue
+        option = step.info
+        assert isinstance(option, CellOption)
+        face = Tile(COLOURS[step.colour], step.number)
+        before = open_runs[step.colour]
+        sources: list[list[Tile]] = []
+        for run, item in zip(before, option.extend, strict=True):
+            if item is None:
+                runs.append(run)
+            else:
+                run.append(face if item in (T, R) else JOKER)
+            sources.append(run)
+        for item in option.starts:
+            sources.append([face if item in (T, R) else JOKER])
+        open_runs[step.colour] = [sources[source] for source in option.order]
+        placed.extend([face] * option.placed + [JOKER] * option.rack_jokers)
+    for colour_runs in open_runs:
+        runs.extend(colour_runs)
+    runs.sort(key=_run_order)
+    return tuple(tuple(run) for run in runs) + tuple(groups), tuple(sorted(placed, key=lambda tile: tile.key))
+
+
+def _run_order(run: list[Tile]) -> tuple[int, int]:
+    meld = read_meld(run)
+    assert meld.colour is not None
+    return meld.colour.index, meld.start
+
+
+def _group_faces(group: Group, number: int) -> Faces:
+    real = sorted(colour for colour, kind in group if kind in (T, R))
+    faces = [Tile(COLOURS[colour], number) for colour in real]
+    jokers = len(group) - len(faces)
+    if len(faces) == 1 and number == 1:
+        return (JOKER, faces[0], JOKER)  # `r1 J J` would read as the run 1-2-3
+    return tuple(faces) + (JOKER,) * jokers
+
+
+# --- the public functions ---------------------------------------------------------------------------------
+
+
+def _counts(tiles: Iterable[Tile]) -> tuple[list[list[int]], int]:
+    grid = [[0] * 16 for _ in range(4)]
+    jokers = 0
+    for tile in tiles:
+        if tile.colour is None or tile.number is None:
+            jokers += 1
+        else:
+            grid[tile.colour.index][tile.number] += 1
+    return grid, jokers
+
+
+def _check_counts(table: Counter[Tile], rack: Counter[Tile]) -> None:
+    every = table + rack
+    for tile, count in every.items():
+        if count > 2:
+            raise InvalidMove(f"There are only two of each tile: the table and the rack hold {count} x {tile}")
+
+
+def _weights(weights: Mapping[Tile, int] | None) -> list[int]:
+    faces = [Tile.from_key(key) for key in range(53)]
+    if weights is None:
+        return [default_weight(face) for face in faces]
+    return [weights.get(face, default_weight(face)) for face in faces]
+
+
+def _without(rack: Sequence[Tile], keep: Iterable[Tile]) -> list[Tile]:
+    left = list(rack)
+    for tile in keep:
+        if tile in left:
+            left.remove(tile)
+    return left
+
+
+def solve(
+    table: Sequence[Sequence[Tile]],
+    rack: Sequence[Tile],
+    *,
+    weights: Mapping[Tile, int] | None = None,
+    keep: Iterable[Tile] = (),
+) -> Solution | None:
+    """The best play of a player who has opened, or None when no play has a positive score (with the
+    default weights: when no rack tile can be placed).
+
+    `table`: the sets on the table (legal, in table order: it says what each joker stands for).
+    `weights`: what placing one tile of a face is worth (faces not given: `default_weight`).
+    `keep`: rack tiles that stay on the rack whatever happens (each listed tile once)."""
+    melds = [read_meld(meld) for meld in table]
+    table_tiles = Counter(tile for meld in melds for tile in meld.tiles)
+    _check_counts(table_tiles, Counter(rack))
+    grid, _ = _counts(table_tiles.elements())
+    usable = _without(rack, keep)
+    rack_grid, rack_jokers = _counts(usable)
+    table_jokers = [
+        _TableJoker(frozenset(face.key for face in meld.stands_for[at]), meld.start if meld.colour is None else meld.start + at)
+        for meld in melds
+        for at, tile in enumerate(meld.tiles)
+        if tile.is_joker
+    ]
+    problem = _Problem(grid, rack_grid, table_jokers, rack_jokers, _weights(weights), opening=False, minimum=0)
+    return _solution(problem, table_tiles)
+
+
+def solve_opening(
+    rack: Sequence[Tile],
+    table: Sequence[Sequence[Tile]] = (),
+    *,
+    weights: Mapping[Tile, int] | None = None,
+    keep: Iterable[Tile] = (),
+    minimum: int = OPENING_MINIMUM,
+) -> Solution | None:
+    """The best opening: new sets made only of rack tiles, worth at least `minimum` (face values, a joker
+    counting as what it stands for), the sets on `table` left as they are and listed first. None when the
+    rack has no opening (or none with a positive score)."""
+    melds = [tuple(read_meld(meld).tiles) for meld in table]
+    _check_counts(Counter(tile for meld in melds for tile in meld), Counter(rack))
+    rack_grid, rack_jokers = _counts(_without(rack, keep))
+    empty = [[0] * 16 for _ in range(4)]
+    problem = _Problem(empty, rack_grid, [], rack_jokers, _weights(weights), opening=True, minimum=min(minimum, 63))
+    found = _solution(problem, Counter())
+    if found is None:
+        return None
+    points = sum(read_meld(meld).points for meld in found.table)
+    return Solution(found.placed, tuple(melds) + found.table, found.score, found.value, points)
+
+
+def _solution(problem: _Problem, table_tiles: Counter[Tile]) -> Solution | None:
+    result = _search(problem)
+    if result is None:
+        return None
+    score, steps = result
+    new_table, placed = _build(steps)
+    if not placed or score <= 0:
+        return None
+    return Solution(placed, new_table, score, sum(rack_value(tile) for tile in placed))
