@@ -4,13 +4,14 @@ REDIS_URL are set (CI)."""
 from __future__ import annotations
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync
 from django.db import connections
 
 
 @pytest.fixture(autouse=True)
-async def close_database_connections_of_async_code():
-    """Async views and consumers reach the database from asgiref's worker thread; close those
-    connections after each test so the test database can be dropped at the end of the run."""
+def close_database_connections_of_async_code():
+    """Async views and consumers reach the database from asgiref's single sync thread; close those
+    connections after each test so the test database can be flushed and dropped. A plain (sync)
+    fixture, so it also works beside tests that run their own event loop (Playwright)."""
     yield
-    await sync_to_async(connections.close_all)()
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
