@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 WIDTH = 640
 HEIGHT = 220
-PAD_LEFT = 48
+PAD_LEFT = 58
 PAD_RIGHT = 12
 PAD_TOP = 12
 PAD_BOTTOM = 28

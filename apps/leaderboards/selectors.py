@@ -16,9 +16,21 @@ from apps.leaderboards.rating import START_RATING
 HISTORY_LENGTH = 100
 
 
+LEADERBOARD_ORDER = ("-rating", "id")
+
+
 def leaderboard(game: str) -> QuerySet[Rating]:
-    """A game's leaderboard, best first; ties broken by who got there first (lower id)."""
-    return Rating.objects.filter(game=game).select_related("user").order_by("-rating", "id")
+    """A game's leaderboard, best first; ties broken by who got there first (lower id). Rows only: no
+    join, so counting it and skipping to a deep page walk the (game, -rating, id) index alone."""
+    return Rating.objects.filter(game=game).order_by(*LEADERBOARD_ORDER)
+
+
+def with_players(ratings: QuerySet[Rating]) -> list[Rating]:
+    """The ratings of one slice of a leaderboard with their users, in one query: the slice is chosen
+    inside the index (a subquery), and only its rows are joined to the users table."""
+    return list(
+        Rating.objects.filter(pk__in=ratings.values("pk")).select_related("user").order_by(*LEADERBOARD_ORDER)
+    )
 
 
 def rank_of(rating: Rating) -> int:

@@ -2,20 +2,38 @@
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from apps.catalog.data import catalog_entry, leaderboard_entries
-from apps.leaderboards.selectors import leaderboard
+from apps.leaderboards.selectors import leaderboard, with_players
 
 PAGE_SIZE = 50
 TOP_ON_INDEX = 5
+#: How long a leaderboard's player count is reused. Counting 100,000 rows is the slowest part of a page,
+#: and a count a minute old only ever misplaces the last page link by a few players.
+COUNT_SECONDS = 60
+
+
+class LeaderboardPaginator(Paginator):
+    def __init__(self, slug: str) -> None:
+        super().__init__(leaderboard(slug), PAGE_SIZE)
+        self.slug = slug
+
+    @cached_property
+    def count(self) -> int:
+        return cache.get_or_set(f"leaderboard-count:{self.slug}", self.object_list.count, COUNT_SECONDS)
 
 
 def index(request: HttpRequest) -> HttpResponse:
-    boards = [(entry, list(leaderboard(entry.slug)[:TOP_ON_INDEX])) for entry in leaderboard_entries()]
+    boards = [
+        (entry, list(enumerate(with_players(leaderboard(entry.slug)[:TOP_ON_INDEX]), start=1)))
+        for entry in leaderboard_entries()
+    ]
     return render(request, "leaderboards/index.html", {"boards": boards})
 
 
@@ -23,6 +41,6 @@ def game_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     entry = catalog_entry(slug)
     if entry is None or not entry.has_leaderboard:
         raise Http404(_("There is no leaderboard for this game."))
-    page = Paginator(leaderboard(slug), PAGE_SIZE).get_page(request.GET.get("page"))
-    rows = [(page.start_index() + offset, rating) for offset, rating in enumerate(page.object_list)]
+    page = LeaderboardPaginator(slug).get_page(request.GET.get("page"))
+    rows = [(page.start_index() + offset, rating) for offset, rating in enumerate(with_players(page.object_list))]
     return render(request, "leaderboards/game.html", {"entry": entry, "page": page, "rows": rows})

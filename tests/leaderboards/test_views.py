@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from apps.leaderboards.models import Rating
@@ -10,6 +11,14 @@ from apps.leaderboards.views import PAGE_SIZE
 from tests.leaderboards.factories import finished_match, make_user
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_counts():
+    """Leaderboard counts are cached: every test starts from an empty cache."""
+    cache.clear()
+    yield
+    cache.clear()
 
 URL = reverse("leaderboards:game", args=["tile-rummy"])
 
@@ -32,13 +41,13 @@ def test_a_visitor_sees_rank_player_rating_matches_and_the_provisional_mark(clie
         (3, "p002", 1498, 2),
     ]
     html = response.content.decode()
-    assert 'href="/u/p000/"' in html and 'class="provisional"' in html
+    assert 'href="/u/p000/"' in html and '>?</abbr>' in html
 
 
 def test_a_seasoned_rating_has_no_question_mark(client):
     user = make_user("old")
     Rating.objects.create(user=user, game="tile-rummy", rating=1234, matches=10)
-    assert 'class="provisional"' not in client.get(URL).content.decode()
+    assert '>?</abbr>' not in client.get(URL).content.decode()
 
 
 def test_the_leaderboard_is_paginated_and_ranks_continue_on_the_next_page(client):
@@ -54,8 +63,16 @@ def test_a_leaderboard_page_takes_the_same_two_queries_for_few_or_many_players(c
         client.get(URL)
     rated_players_more = [make_user(f"q{i}") for i in range(80)]
     Rating.objects.bulk_create([Rating(user=u, game="tile-rummy", rating=900) for u in rated_players_more])
+    cache.clear()
     with django_assert_num_queries(2):
         client.get(URL, {"page": 2})
+
+
+def test_the_player_count_is_reused_for_a_minute(client, django_assert_num_queries):
+    rated_players(3)
+    client.get(URL)
+    with django_assert_num_queries(1):  # the page only: the count comes from the cache
+        assert client.get(URL).context["page"].paginator.count == 3
 
 
 def test_bots_and_guests_never_appear_on_a_leaderboard(client):
@@ -82,5 +99,5 @@ def test_the_index_shows_the_top_players_of_each_game(client):
     rated_players(7)
     response = client.get(reverse("leaderboards:index"))
     boards = dict((entry.slug, top) for entry, top in response.context["boards"])
-    assert [r.user.username for r in boards["tile-rummy"]] == ["p000", "p001", "p002", "p003", "p004"]
+    assert [(rank, r.user.username) for rank, r in boards["tile-rummy"]] == [(1, "p000"), (2, "p001"), (3, "p002"), (4, "p003"), (5, "p004")]
     assert boards["tile-rummy-rearrange"] == []
