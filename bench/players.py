@@ -1,0 +1,341 @@
+"""Scripted WebSocket clients that play like people, for the load benchmark and the drills.
+
+Each seat is one connection to `/ws/tables/<id>/` with the player's session cookie. It shows the newest
+`state` frame it received and, when that frame says it is its turn, "thinks" for 1-3 s, then sends the
+move the Easy bot would choose from that same view (so every move is legal through the protocol, and
+the client never sees more than a browser would). Like the browser client it sends `ping` every few
+seconds and `sync` when the `pong` says the table is newer than what it shows (a lost broadcast), and it
+reconnects with exponential backoff and jitter when the connection drops.
+
+Latency is measured from the mover's send to each other connection's receipt of the state frame with
+the version the move produced (all connections of a table live in this process, on one clock).
+
+Run by bench/load.py and bench/drills.py as a separate process:
+
+    python bench/players.py SPEC.json RESULT.json
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from websockets.asyncio.client import connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
+
+from apps.engine.bots import get_bot  # noqa: E402
+
+#: What counts as an error frame in the figures: the refusals a well-behaved client should never get.
+#: `stale` is not one (a race with the table's own action, answered with a fresh state frame).
+BENIGN_ERRORS = {"stale"}
+
+
+@dataclass
+class Figures:
+    """What one run of the clients measured (in the measurement window only, unless noted)."""
+
+    latencies_ms: list[float] = field(default_factory=list)
+    moves_sent: int = 0
+    moves_acked: int = 0
+    bot_or_table_versions: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    error_samples: list[dict[str, Any]] = field(default_factory=list)
+    drops: int = 0  # connections closed by the other side, or failed, while running
+    reconnects: int = 0
+    connect_failures: int = 0
+    syncs_after_pong: int = 0  # a pong showed a newer version than shown: a broadcast was lost
+    frames_received: int = 0
+    converge_ms: list[float] = field(default_factory=list)  # drills: time from a lost broadcast to catching up
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "latencies_ms": self.latencies_ms,
+            "moves_sent": self.moves_sent,
+            "moves_acked": self.moves_acked,
+            "errors": dict(self.errors),
+            "error_samples": self.error_samples[:20],
+            "drops": self.drops,
+            "reconnects": self.reconnects,
+            "connect_failures": self.connect_failures,
+            "syncs_after_pong": self.syncs_after_pong,
+            "frames_received": self.frames_received,
+            "converge_ms": self.converge_ms,
+        }
+
+
+class Run:
+    """Shared clock and counters; `measuring` is off during ramp-up and warm-up."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        self.figures = Figures()
+        self.measuring = False
+        self.stopping = False
+        self.think = tuple(spec.get("think", (1.0, 3.0)))
+        self.ping_every = float(spec.get("ping_every", 5.0))
+        self.backoff = tuple(spec.get("backoff", (0.5, 10.0)))
+        self.rng = random.Random(spec.get("seed", 1))
+        self.brain = get_bot(spec.get("game", "tile-rummy"), "easy")
+        self.connected = 0
+
+
+class TableClients:
+    """Every connection of one table: its seats and its spectator."""
+
+    def __init__(self, run: Run, table: dict[str, Any], urls: list[str], first: int) -> None:
+        self.run = run
+        self.id = table["id"]
+        self.sent_at: dict[int, tuple[float, int]] = {}  # version a move will produce -> (send time, seat)
+        self.clients: list[Client] = []
+        index = first
+        for seat in table["seats"]:
+            if seat is None:
+                continue  # a bot's seat: the table plays it
+            self.clients.append(Client(self, seat["index"], seat["cookie"], urls[index % len(urls)]))
+            index += 1
+        if table.get("spectator", True):
+            self.clients.append(Client(self, None, None, urls[index % len(urls)]))
+
+    def highest_version(self) -> int:
+        return max((client.version for client in self.clients), default=-1)
+
+
+class Client:
+    def __init__(self, table: TableClients, seat: int | None, cookie: str | None, url: str) -> None:
+        self.table = table
+        self.run = table.run
+        self.seat = seat
+        self.cookie = cookie
+        self.url = url
+        self.version = -1
+        self.state: dict[str, Any] | None = None
+        self.ws: Any = None
+        self.pending: asyncio.Task[None] | None = None
+        self.move_no = 0
+        self.seen_newer_at: float | None = None  # when a pong first showed a version newer than ours
+        self.behind_until = -1
+        self.sent_versions: dict[str, int] = {}  # move id -> the version it would produce
+
+    @property
+    def path(self) -> str:
+        return f"{self.url}/ws/tables/{self.table.id}/"
+
+    async def main(self, start_delay: float) -> None:
+        await asyncio.sleep(start_delay)
+        attempt = 0
+        while not self.run.stopping:
+            try:
+                origin = self.url.replace("ws://", "http://").replace("wss://", "https://")
+                headers = [("Cookie", self.cookie)] if self.cookie else []
+                async with connect(self.path, origin=origin, additional_headers=headers, compression=None,
+                                   proxy=None, open_timeout=30, ping_interval=None, max_queue=64) as ws:
+                    self.ws = ws
+                    attempt = 0
+                    self.run.connected += 1
+                    pinger = asyncio.create_task(self.pinger())
+                    try:
+                        async for raw in ws:
+                            self.on_frame(json.loads(raw))
+                    finally:
+                        pinger.cancel()
+                        self.run.connected -= 1
+                        self.ws = None
+                        if self.pending is not None:
+                            self.pending.cancel()
+                            self.pending = None
+                if self.run.stopping:
+                    return
+                self.run.figures.drops += 1  # closed by the server
+            except (TimeoutError, OSError, ConnectionClosed, InvalidStatus) as error:
+                if self.run.stopping:
+                    return
+                if self.ws is None and attempt == 0 and not isinstance(error, ConnectionClosed):
+                    self.run.figures.connect_failures += 1
+                else:
+                    self.run.figures.drops += 1
+            # Exponential backoff with full jitter, like the browser client.
+            low, high = self.run.backoff
+            delay = self.run.rng.uniform(0, min(high, low * 2**attempt))
+            attempt += 1
+            await asyncio.sleep(delay)
+            self.run.figures.reconnects += 1
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        if self.ws is not None:
+            try:
+                await self.ws.send(json.dumps(frame))
+            except ConnectionClosed:
+                pass
+
+    async def pinger(self) -> None:
+        await asyncio.sleep(self.run.rng.uniform(0, self.run.ping_every))
+        while True:
+            await self.send({"type": "ping"})
+            await asyncio.sleep(self.run.ping_every * self.run.rng.uniform(0.8, 1.2))
+
+    def on_frame(self, frame: dict[str, Any]) -> None:
+        now = time.monotonic()
+        figures = self.run.figures
+        figures.frames_received += 1
+        kind = frame.get("type")
+        if kind == "state":
+            version = frame["version"]
+            if version < self.version:
+                return  # an older frame arriving late
+            if version > self.version and self.run.measuring:
+                sent = self.table.sent_at.get(version)
+                if sent is not None and sent[1] != self.seat:
+                    figures.latencies_ms.append((now - sent[0]) * 1000)
+            if self.seen_newer_at is not None and version >= self.behind_until:
+                if self.run.measuring:
+                    figures.converge_ms.append((now - self.seen_newer_at) * 1000)
+                self.seen_newer_at = None
+            self.version = max(self.version, version)
+            self.state = frame
+            self.maybe_play()
+        elif kind == "pong":
+            version = frame.get("version")
+            if isinstance(version, int) and version > self.version:
+                if self.run.measuring:
+                    figures.syncs_after_pong += 1
+                if self.seen_newer_at is None:
+                    self.seen_newer_at = now
+                self.behind_until = max(self.behind_until, version)
+                asyncio.ensure_future(self.send({"type": "sync"}))
+        elif kind == "ack":
+            self.sent_versions.pop(str(frame.get("ref")), None)
+            if self.run.measuring:
+                figures.moves_acked += 1
+        elif kind == "error":
+            code = frame.get("code", "?")
+            produced = self.sent_versions.pop(str(frame.get("ref")), None)
+            if produced is not None:
+                self.table.sent_at.pop(produced, None)  # refused: that version will come from elsewhere
+            if code not in BENIGN_ERRORS and self.run.measuring:
+                figures.errors[code] += 1
+                if len(figures.error_samples) < 20:
+                    figures.error_samples.append({"table": self.table.id, "seat": self.seat, **frame})
+
+    def my_turn(self) -> bool:
+        if self.seat is None or self.state is None:
+            return False
+        view = self.state.get("view")
+        table = self.state.get("table", {})
+        return bool(
+            view
+            and table.get("status") == "playing"
+            and not view.get("over")
+            and view.get("turn") == self.seat
+            and any(action in view.get("actions", ()) for action in ("draw", "discard", "lay", "take", "play"))
+        )
+
+    def maybe_play(self) -> None:
+        if self.pending is not None or not self.my_turn():
+            return
+        self.pending = asyncio.ensure_future(self.play(self.version))
+
+    async def play(self, version: int) -> None:
+        try:
+            await asyncio.sleep(self.run.rng.uniform(*self.run.think))
+            if self.version != version or not self.my_turn() or self.ws is None:
+                return
+            assert self.state is not None
+            move = self.run.brain.next_move(self.state["view"], self.run.rng)
+            self.move_no += 1
+            move_id = f"{self.table.id}-{self.seat}-{version}-{self.move_no}"
+            self.table.sent_at[version + 1] = (time.monotonic(), self.seat)  # type: ignore[assignment]
+            self.sent_versions[move_id] = version + 1
+            if self.run.measuring:
+                self.run.figures.moves_sent += 1
+            await self.send({"type": "move", "move": str(move), "version": version, "id": move_id})
+        finally:
+            self.pending = None
+            # A state frame may have arrived while we were thinking about an older one.
+            if self.version != version:
+                self.maybe_play()
+
+
+async def main_async(spec: dict[str, Any]) -> dict[str, Any]:
+    run = Run(spec)
+    urls: list[str] = spec["urls"]
+    tables = []
+    first = 0
+    for table in spec["tables"]:
+        tables.append(TableClients(run, table, urls, first))
+        first += len(tables[-1].clients)
+    clients = [client for table in tables for client in table.clients]
+    ramp = float(spec.get("ramp", 10.0))
+    tasks = [asyncio.ensure_future(client.main(ramp * i / max(1, len(clients)))) for i, client in enumerate(clients)]
+    started = time.monotonic()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    loop.add_signal_handler(signal.SIGINT, stop.set)
+    warmup = float(spec.get("warmup", 10.0))
+    duration = float(spec.get("duration", 60.0))
+    marks: dict[str, float] = {}
+    try:
+        await asyncio.wait_for(stop.wait(), ramp + warmup)
+    except TimeoutError:
+        pass
+    marks["measure_from"] = time.time()
+    marks["connected_at_start"] = run.connected
+    run.measuring = True
+    # Drills and the load bench may poke us with SIGUSR1 to write an interim status line.
+    status_file = spec.get("status_file")
+    measured_from = time.monotonic()
+    while not stop.is_set() and time.monotonic() - measured_from < duration:
+        await asyncio.sleep(0.5)
+        if status_file:
+            Path(status_file).write_text(json.dumps({
+                "connected": run.connected, "t": time.monotonic() - measured_from,
+                "versions": {str(t.id): t.highest_version() for t in tables},
+                "shown": {str(t.id): [c.version for c in t.clients] for t in tables},
+            }))
+    measured = time.monotonic() - measured_from
+    run.measuring = False
+    marks["measure_to"] = time.time()
+    marks["connected_at_end"] = run.connected
+    run.stopping = True
+    final_versions = {str(t.id): [c.version for c in t.clients] for t in tables}
+    for client in clients:
+        if client.ws is not None:
+            await client.ws.close()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    result = run.figures.to_dict()
+    result.update(marks, measured_s=measured, clients=len(clients), elapsed_s=time.monotonic() - started,
+                  final_versions=final_versions)
+    return result
+
+
+def main() -> None:
+    spec_path, result_path = sys.argv[1], sys.argv[2]
+    spec = json.loads(Path(spec_path).read_text())
+    try:
+        import uvloop  # type: ignore[import-not-found]
+
+        uvloop.install()
+    except ImportError:
+        pass
+    result = asyncio.run(main_async(spec))
+    result["client_cpu_s"] = sum(os.times()[:2])
+    Path(result_path).write_text(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
