@@ -111,8 +111,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 else:
-    # Connections are per thread under ASGI; close them after each request/task rather than keep them.
-    DATABASES["default"]["CONN_MAX_AGE"] = env.get_int("CONN_MAX_AGE", 0, minimum=0)
+    # Keep each thread's connection for a while: under daphne every WebSocket frame that reads the
+    # database runs through Channels' database_sync_to_async, which would otherwise open a new
+    # PostgreSQL connection (about 6 ms of the single database thread) per frame. Health checks drop a
+    # connection that went bad; CONN_MAX_AGE=0 restores one connection per request. Tests keep 0: the
+    # test runner drops its database at the end, which a connection kept by a thread would block.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.get_int("CONN_MAX_AGE", 0 if TESTING else 300, minimum=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
