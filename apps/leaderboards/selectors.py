@@ -19,6 +19,11 @@ HISTORY_LENGTH = 100
 LEADERBOARD_ORDER = ("-rating", "id")
 
 
+def count_cache_key(game: str) -> str:
+    """Where a leaderboard's player count is cached (the rating service clears it on a new player)."""
+    return f"leaderboard-count:{game}"
+
+
 def leaderboard(game: str) -> QuerySet[Rating]:
     """A game's leaderboard, best first; ties broken by who got there first (lower id). Rows only: no
     join, so counting it and skipping to a deep page walk the (game, -rating, id) index alone."""

@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from apps.leaderboards.models import Rating, RatingChange
 from apps.leaderboards.rating import Standing, effective_places, rating_changes
+from apps.leaderboards.selectors import count_cache_key
 from apps.tables.models import Match, MatchPlayer
 
 logger = logging.getLogger(__name__)
@@ -41,8 +43,10 @@ def rating_apply_match(*, match_id: int) -> bool:
         user_ids = sorted(p.user_id for p in players if p.user_id is not None)
         # Create missing rows without racing another worker rating a different match of the same
         # player, then lock all rows in a fixed order (user id) so two such workers cannot deadlock.
+        known = set(Rating.objects.filter(game=match.game, user_id__in=user_ids).values_list("user_id", flat=True))
         Rating.objects.bulk_create(
-            [Rating(user_id=user_id, game=match.game) for user_id in user_ids], ignore_conflicts=True
+            [Rating(user_id=user_id, game=match.game) for user_id in user_ids if user_id not in known],
+            ignore_conflicts=True,
         )
         ratings = {
             r.user_id: r
@@ -77,6 +81,8 @@ def rating_apply_match(*, match_id: int) -> bool:
         RatingChange.objects.bulk_create(history)
         match.rated_at = timezone.now()
         match.save(update_fields=["rated_at"])
+    if len(known) < len(user_ids):
+        cache.delete(count_cache_key(match.game))  # new players on the leaderboard: count again
     return True
 
 

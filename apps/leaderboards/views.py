@@ -10,12 +10,13 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from apps.catalog.data import catalog_entry, leaderboard_entries
-from apps.leaderboards.selectors import leaderboard, with_players
+from apps.leaderboards.selectors import count_cache_key, leaderboard, with_players
 
 PAGE_SIZE = 50
 TOP_ON_INDEX = 5
-#: How long a leaderboard's player count is reused. Counting 100,000 rows is the slowest part of a page,
-#: and a count a minute old only ever misplaces the last page link by a few players.
+#: How long a leaderboard's player count is reused. Counting 100,000 rows is the slowest part of a page;
+#: the rating service clears it when a player joins the leaderboard, so this only bounds the damage of a
+#: lost clear.
 COUNT_SECONDS = 60
 
 
@@ -26,7 +27,7 @@ class LeaderboardPaginator(Paginator):
 
     @cached_property
     def count(self) -> int:
-        return cache.get_or_set(f"leaderboard-count:{self.slug}", self.object_list.count, COUNT_SECONDS)
+        return cache.get_or_set(count_cache_key(self.slug), self.object_list.count, COUNT_SECONDS)
 
 
 def index(request: HttpRequest) -> HttpResponse:

@@ -68,11 +68,15 @@ def test_a_leaderboard_page_takes_the_same_two_queries_for_few_or_many_players(c
         client.get(URL, {"page": 2})
 
 
-def test_the_player_count_is_reused_for_a_minute(client, django_assert_num_queries):
+def test_the_player_count_is_reused_until_a_new_player_is_rated(client, django_assert_num_queries):
     rated_players(3)
     client.get(URL)
     with django_assert_num_queries(1):  # the page only: the count comes from the cache
         assert client.get(URL).context["page"].paginator.count == 3
+    from apps.leaderboards.services import rating_apply_match
+
+    rating_apply_match(match_id=finished_match([(make_user("new1"), 1), (make_user("new2"), 2)]).pk)
+    assert client.get(URL).context["page"].paginator.count == 5
 
 
 def test_bots_and_guests_never_appear_on_a_leaderboard(client):
