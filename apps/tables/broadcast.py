@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from rummysite.realtime import group_send
 
@@ -15,16 +16,17 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-def table_changed(table_id: int, version: int) -> None:
+def table_changed(table_id: int, version: int, payload: dict[str, Any] | None = None) -> None:
     """Send every viewer of the table the payload of its current version (each connection forwards
-    only its own seat's view)."""
+    only its own seat's view). `payload` is built from the database unless the caller has it."""
     from apps.tables.snapshot import table_payload
 
-    try:
-        payload = table_payload(table_id)
-    except Exception:  # the table was deleted, say; viewers resync on their own
-        log.exception("Could not build the payload of table %s v%s", table_id, version)
-        return
+    if payload is None:
+        try:
+            payload = table_payload(table_id)
+        except Exception:  # the table was deleted, say; viewers resync on their own
+            log.exception("Could not build the payload of table %s v%s", table_id, version)
+            return
     group_send(table_group(table_id), {"type": "table.update", "payload": payload})
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -88,9 +89,12 @@ class MoveOutcome:
 
 def _lock(table_id: int) -> Table:
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        # The match comes along (it is in every payload); only the table's row is locked.
+        table = Table.objects.select_for_update(of=("self",)).select_related("match").get(pk=table_id)
     except Table.DoesNotExist:
         raise TableNotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
+    table._due_when_locked = (table.due_action, table.due_at)  # type: ignore[attr-defined]
+    return table
 
 
 def _seats(table: Table) -> list[Seat]:
@@ -123,20 +127,42 @@ def _bump(table: Table) -> None:
     table.version += 1
 
 
-def _after_commit(table: Table, *, lobby: bool = True) -> None:
+def _after_commit(
+    table: Table,
+    *,
+    lobby: bool = True,
+    seats: Sequence[Seat] | None = None,
+    game: Game | None = None,
+    state: Any = None,
+) -> None:
     """Tell every viewer of the table (and the lobby) about the new version, and queue the next due
-    action, once the transaction has committed."""
+    action, once the transaction has committed.
+
+    A due action that has not changed since the table was locked was queued when it was set (and the
+    sweep is the backstop), so it is not queued again: a draw within a turn keeps the turn's deadline.
+
+    Given the seats and the game just saved (and the engine state, if at hand), the payload is built
+    from them rather than read back from the database: they are exactly what was committed."""
     table_id, version = table.pk, table.version
     due_action, due_at = table.due_action, table.due_at
+    queue = bool(due_action and due_at is not None and (due_action, due_at) != getattr(table, "_due_when_locked", None))
 
     def run() -> None:
-        broadcast.table_changed(table_id, version)
+        payload = None
+        if seats is not None and game is not None:
+            from apps.tables.snapshot import payload_from
+
+            try:
+                payload = payload_from(table, list(seats), game, table.match, state)
+            except Exception:  # never break the caller after its commit: read it back instead
+                log.exception("Could not build the payload of table %s v%s from memory", table_id, version)
+        broadcast.table_changed(table_id, version, payload=payload)
         if lobby:
             broadcast.lobby_changed(table_id)
-        if due_action and due_at is not None:
+        if queue:
             from apps.tables import tasks
 
-            tasks.enqueue_due(table_id, due_action, due_at)
+            tasks.enqueue_due(table_id, due_action, due_at)  # type: ignore[arg-type]
 
     transaction.on_commit(run)
 
@@ -412,7 +438,7 @@ def _deal_next_game(
     _bump(table)
     table.save()
     game.save()
-    _after_commit(table)
+    _after_commit(table, seats=seats, game=game, state=state)
     return game
 
 
@@ -511,7 +537,11 @@ def game_move(
         if seat.left_match:
             raise NotAllowed(_("You have left this match."))
         game = Game.objects.select_for_update().get(pk=table.current_game_id)
-        if client_id and MoveLog.objects.filter(game=game, seat=seat.index, client_id=client_id).exists():
+        # One query for both the move's number and "was this client id already applied?".
+        logged = MoveLog.objects.filter(game=game).aggregate(
+            moves=Count("pk"), duplicates=Count("pk", filter=Q(seat=seat.index, client_id=client_id))
+        )
+        if client_id and logged["duplicates"]:
             return MoveOutcome(table.version, duplicate=True)
         if expected_version is not None and expected_version != table.version:
             raise StaleVersion(expected_version, table.version)
@@ -525,7 +555,10 @@ def game_move(
         state = rules.from_dict(game.state)
         if rules.is_over(state):
             raise IllegalMove(_("This game is over; the next one starts in a moment."))
-        _apply_and_save(table, seats, game, rules, state, seat.index, parsed, actor=Actor.PLAYER, client_id=client_id)
+        _apply_and_save(
+            table, seats, game, rules, state, seat.index, parsed, actor=Actor.PLAYER, client_id=client_id,
+            seq=logged["moves"] + 1,
+        )
         return MoveOutcome(table.version)
 
 
@@ -561,14 +594,18 @@ def _apply_and_save(
     actor: str,
     client_id: str = "",
     now: datetime | None = None,
+    seq: int | None = None,
 ) -> None:
     """Apply one move to the locked game, log it, decide what is due next, and save. `now` is the
-    table's clock (the sweep passes its own; tests pass a fake one)."""
+    table's clock (the sweep passes its own; tests pass a fake one); `seq` the move's number in the
+    game, if the caller has counted already."""
     before_to_move = rules.to_move(state)
+    status_before = table.status
     after = rules.apply(state, seat, move)
     now = now or timezone.now()
     _bump(table)
-    seq = MoveLog.objects.filter(game=game).count() + 1
+    if seq is None:
+        seq = MoveLog.objects.filter(game=game).count() + 1
     MoveLog.objects.create(
         game=game,
         seq=seq,
@@ -603,9 +640,10 @@ def _apply_and_save(
             table.due_at = now + _seconds("TABLE_NEXT_GAME_DELAY", 6)
     else:
         _schedule(table, seats, game, rules, after, now, new_turn=new_turn)
-    game.save()
+    game.save(update_fields=["state", "turn", "draft", "deadline", "result", "finished_at"])
     table.save()
-    _after_commit(table)
+    # The lobby lists seats and status, which a move changes only when it ends the match.
+    _after_commit(table, lobby=table.status != status_before, seats=seats, game=game, state=after)
 
 
 def _schedule(

@@ -90,11 +90,19 @@ def load(table_id: int) -> tuple[Table, list[Seat], Game | None, Match | None]:
 def table_payload(table_id: int) -> dict[str, Any]:
     """Everything every viewer may need for the table's current version, views keyed by seat index
     (as a string) and "spectator"."""
-    table, seats, game, match = load(table_id)
+    return payload_from(*load(table_id))
+
+
+def payload_from(
+    table: Table, seats: list[Seat], game: Game | None, match: Match | None, state: Any = None
+) -> dict[str, Any]:
+    """`table_payload` from rows already at hand (the service that just saved them); `state` is the
+    game's engine state if the caller has it, else it is read from `game.state`."""
     views: dict[str, Any] = {}
     if game is not None:
         rules = get_rules(table.game)
-        state = rules.from_dict(game.state)
+        if state is None:
+            state = rules.from_dict(game.state)
         views[SPECTATOR] = rules.view_for(state, None)
         for seat in seats:
             if seat.user_id is not None:
