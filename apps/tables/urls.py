@@ -6,6 +6,7 @@ app_name = "tables"
 urlpatterns = [
     path("play/", views.lobby, name="lobby"),
     path("play/new/", views.open_table, name="open"),
+    path("play/now/", views.play_now, name="play_now"),
     path("t/<int:table_id>/", views.table_page, name="table"),
     path("t/<int:table_id>/join/", views.join_table, name="join"),
     path("matches/<int:match_id>/", views.match_page, name="match"),

@@ -1,39 +1,79 @@
-"""Pages of the tables: the lobby, a table, a match and its game records."""
+"""Pages of the tables: the lobby, Play now, a table, a match and its game records.
+
+Views are thin: they read the request, call `apps.tables.services` (the one write path) and render.
+The live parts (the lobby list, the table) are ES modules in static/js that speak docs/protocol.md.
+"""
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from apps.accounts.services import guest_login
 from apps.catalog.data import CATALOG
+from apps.engine.bots import bot_levels
+from apps.engine.game import is_available
 from apps.tables import services
 from apps.tables.forms import OpenTableForm
-from apps.tables.models import Game, Match, MatchPlayer, Table
+from apps.tables.models import BotLevel, Game, Match, MatchPlayer, Table
+from apps.tables.options import PACES, pace_label
 from apps.tables.records import game_record
 from apps.tables.snapshot import frame_for, lobby_tables, table_payload
+from apps.tables.ui_strings import lobby_strings, table_strings
+
+PLAY_NOW_GAME = "tile-rummy"
+
+
+def _games() -> list[dict[str, Any]]:
+    """The catalog's games as the lobby shows them, with whether they can be played yet."""
+    return [
+        {
+            "slug": entry.slug,
+            "name": entry.name,
+            "tagline": entry.tagline,
+            "min_players": entry.min_players,
+            "max_players": entry.max_players,
+            "available": is_available(entry.slug),
+            "paces": [{"seconds": pace, "label": pace_label(pace)} for pace in PACES.get(entry.slug, ())],
+        }
+        for entry in CATALOG
+    ]
+
+
+def _lobby(request: HttpRequest, form: OpenTableForm, status: int = 200) -> HttpResponse:
+    games = _games()
+    context = {
+        "games": games,
+        "tables": lobby_tables(),
+        "form": form,
+        "strings": lobby_strings(),
+        "paces": {game["slug"]: game["paces"] for game in games},
+    }
+    return render(request, "tables/lobby.html", context, status=status)
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    form = OpenTableForm()
-    return render(request, "tables/lobby.html", {"games": CATALOG, "tables": lobby_tables(), "form": form})
+    return _lobby(request, OpenTableForm())
 
 
-@login_required
 @require_POST
 def open_table(request: HttpRequest) -> HttpResponse:
+    """Open a table with the host's options; a visitor becomes a guest player first."""
     form = OpenTableForm(request.POST)
     if not form.is_valid():
-        return render(request, "tables/lobby.html", {"games": CATALOG, "tables": lobby_tables(), "form": form}, status=400)
+        return _lobby(request, form, status=400)
     data = form.cleaned_data
+    user = guest_login(request)
     try:
         table = services.table_open(
-            host=request.user,  # type: ignore[arg-type]
+            host=user,
             game=data["game"],
             seat_count=data["seats"],
             match_length=data["match_length"],
@@ -43,47 +83,82 @@ def open_table(request: HttpRequest) -> HttpResponse:
         )
     except services.TableError as error:
         form.add_error(None, str(error))
-        return render(request, "tables/lobby.html", {"games": CATALOG, "tables": lobby_tables(), "form": form}, status=400)
-    if data.get("start_now") and not table.private:
+        return _lobby(request, form, status=400)
+    if form.every_seat_is_a_bot():
         try:
-            services.table_start(table_id=table.pk, by=request.user)  # type: ignore[arg-type]
-        except services.TableError:
-            pass  # not every seat is taken yet: the table waits for players
-    return redirect("tables:table", table.pk)
+            services.table_start(table_id=table.pk, by=user)
+        except services.TableError as error:
+            messages.error(request, str(error))
+    return redirect(_table_url(table))
+
+
+def _strongest_bot(game: str) -> str:
+    levels = [level for level in bot_levels(game) if level in BotLevel.values]
+    return BotLevel.HARD if BotLevel.HARD in levels else (levels[0] if levels else BotLevel.EASY)
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """One click from anywhere to a game: a guest account if needed, a table against the strongest
+    bot, the match started."""
+    game = request.POST.get("game") or PLAY_NOW_GAME
+    if not is_available(game):
+        messages.error(request, _("That game cannot be played yet."))
+        return redirect("tables:lobby")
+    user = guest_login(request)
+    try:
+        table = services.table_open(
+            host=user, game=game, seat_count=2, match_length=1, turn_seconds=PACES[game][0], bots=[_strongest_bot(game)]
+        )
+        services.table_start(table_id=table.pk, by=user)
+    except services.TableError as error:
+        messages.error(request, str(error))
+        return redirect("tables:lobby")
+    return redirect(_table_url(table))
+
+
+def _table_url(table: Table) -> str:
+    url = reverse("tables:table", args=[table.pk])
+    return f"{url}?invite={table.invite_token}" if table.private else url
 
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     invite = request.GET.get("invite", "")
-    if table.private and invite != table.invite_token:
-        seated = request.user.is_authenticated and table.seats.filter(user=request.user).exists()
-        if not seated and not (request.user.is_authenticated and request.user.is_staff):
-            raise Http404(_("There is no such table."))
-    payload = table_payload(table.pk)
     user_id = request.user.pk if request.user.is_authenticated else None
-    frame = frame_for(payload, user_id)
-    return render(
-        request,
-        "tables/table.html",
-        {"table": table, "frame": frame, "frame_json": json.dumps(frame), "invite": invite},
-    )
+    seated = user_id is not None and table.seats.filter(user_id=user_id).exists()
+    if table.private and invite != table.invite_token and not seated:
+        if not (request.user.is_authenticated and request.user.is_staff):
+            raise Http404(_("There is no such table."))
+    frame = frame_for(table_payload(table.pk), user_id)
+    invite_path = reverse("tables:table", args=[table.pk]) + (f"?invite={table.invite_token}" if table.private else "")
+    context = {
+        "table": table,
+        "frame": frame,
+        "strings": table_strings(),
+        "invite": invite if table.private else "",
+        "invite_url": request.build_absolute_uri(invite_path) if seated else "",
+        "ws_path": f"/ws/tables/{table.pk}/",
+    }
+    return render(request, "tables/table.html", context)
 
 
 @login_required
 @require_POST
 def join_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Take a seat. Sitting needs an account: the table page offers a visitor a guest one first."""
     seat = request.POST.get("seat")
+    invite = request.POST.get("invite", "")
     try:
         services.table_join(
             table_id=table_id,
             user=request.user,  # type: ignore[arg-type]
             seat_index=int(seat) if seat and seat.isdigit() else None,
-            invite_token=request.POST.get("invite", ""),
+            invite_token=invite,
         )
     except services.TableError as error:
         messages.error(request, str(error))
-    url = redirect("tables:table", table_id).url
-    invite = request.POST.get("invite", "")
+    url = reverse("tables:table", args=[table_id])
     return redirect(f"{url}?invite={invite}" if invite else url)
 
 

@@ -1,0 +1,210 @@
+"""Every string the table and lobby scripts show, translated on the server (Django's gettext) and
+rendered into the page as JSON: the scripts carry keys, never English sentences.
+
+`%(name)s` placeholders are filled by the scripts (static/js/i18n.js). A `*_forms` entry lists the
+plural forms of one phrase for counts 1, 2 and 20, which covers English and Romanian.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+
+def _forms(singular: str, plural: str) -> list[str]:
+    return [ngettext(singular, plural, count) for count in (1, 2, 20)]
+
+
+def common_strings() -> dict[str, object]:
+    return {
+        "red": _("red"),
+        "yellow": _("yellow"),
+        "blue": _("blue"),
+        "black": _("black"),
+        "joker": _("joker"),
+        # Translators: a tile's name, e.g. "red 5".
+        "tile_name": _("%(colour)s %(number)s"),
+        "conn_connecting": _("Connecting…"),
+        "conn_connected": _("Connected"),
+        "conn_reconnecting": _("Reconnecting…"),
+        "conn_resynced": _("Back in sync"),
+        "rated": _("Rated"),
+        "unrated": _("Unrated"),
+        "private": _("Private"),
+        "single_game": _("One game"),
+        "match_of_games_forms": _forms("Match of %(count)s game", "Match of %(count)s games"),
+        "empty_seat": _("Empty seat"),
+    }
+
+
+def lobby_strings() -> dict[str, object]:
+    return {
+        **common_strings(),
+        "join": _("Join"),
+        "watch": _("Watch"),
+        "playing": _("Playing"),
+        "open": _("Waiting for players"),
+        "seats_taken": _("%(taken)s of %(count)s seats"),
+        "no_tables": _("No tables are open right now. Open one below, or press Play now."),
+        "players": _("Players"),
+        "seats_label": _("Seats"),
+        "table_n": _("Table %(id)s"),
+        "seat_n": _("Seat %(n)s"),
+        "live_tables_forms": _forms("%(count)s table live now", "%(count)s tables live now"),
+        "nobody_playing": _("No table is open right now: be the first."),
+    }
+
+
+def table_strings() -> dict[str, object]:
+    return {
+        **common_strings(),
+        # The page and the connection
+        "title_your_turn": _("Your turn"),
+        "not_connected": _("Not connected: reconnecting. Try again in a moment."),
+        "table_closed": _("This table is closed."),
+        "watching_turn": _("You are watching. %(name)s is playing."),
+        "game_n_of_m": _("Game %(n)s of %(m)s"),
+        # Seats and badges
+        "you": _("you"),
+        "tiles_forms": _forms("%(count)s tile", "%(count)s tiles"),
+        "points_short": _("%(points)s pts"),
+        "their_turn": _("their turn"),
+        "badge_opened": _("Opened"),
+        "badge_twin": _("Twin +50"),
+        "badge_twin_title": _("Was dealt the indicator's twin: +50 at the end of the game"),
+        "badge_autopilot": _("Autopilot"),
+        "badge_left": _("Left"),
+        "badge_host": _("Host"),
+        "bot_easy": _("Bot · Easy"),
+        "bot_hard": _("Bot · Hard"),
+        # The waiting room
+        "waiting_for_players": _("Waiting for players"),
+        "waiting_all_seated": _("Every seat is taken."),
+        "waiting_empty_forms": _forms("%(count)s seat is still empty.", "%(count)s seats are still empty."),
+        "waiting_host": _("The host starts the match when every seat is taken."),
+        "sit_here": _("Sit here"),
+        "start_match": _("Start the match"),
+        "invite_link": _("Invite link"),
+        "invite_private": _("This table is private: only people with this link can sit."),
+        "invite_public": _("Invite a friend with this link:"),
+        "copy_link": _("Copy link"),
+        "copied": _("Copied"),
+        "join_as_guest": _("No account? Sitting down makes you a guest player, no sign-up needed."),
+        "leave_before_match": _("Stand up? Your seat becomes free for someone else."),
+        "leave_during_match": _(
+            "Leave the match? You will be out of it and placed after everyone still playing, "
+            "whatever your points."
+        ),
+        # The middle of the table
+        "indicator": _("Indicator"),
+        "indicator_is": _("Indicator: %(tile)s"),
+        "double_game": _("Double game ×2"),
+        "double_game_title": _("The indicator is a 1 or a joker: every point of this game counts twice"),
+        "draw_pile": _("Draw pile"),
+        "pile_count_forms": _forms("Draw pile: %(count)s tile", "Draw pile: %(count)s tiles"),
+        "draw_from_pile": _("Draw a tile (%(count)s left in the pile)"),
+        "last_discard": _("Last discard"),
+        "last_discard_is": _("Last discard: %(tile)s"),
+        "take_discard": _("Take the last discard, %(tile)s, into a new meld"),
+        "discard_chosen": _("%(tile)s, the last discard, is chosen: select two or more tiles to meld it with"),
+        "discards_under_forms": _forms("%(count)s tile under it", "%(count)s tiles under it"),
+        "drop_to_discard": _("Drop a tile here to discard"),
+        "no_melds_yet": _("No melds on the table yet. The first lay of each player is an opening: 45 points or more, with at least one run."),
+        "run": _("run"),
+        "set": _("set"),
+        "meld_label": _("Meld %(n)s: %(kind)s by %(name)s, %(points)s points"),
+        "joker_stands_for": _("joker, standing for %(tiles)s"),
+        "select_then_meld": _("Select tiles on your rack first, then choose the meld to add them to."),
+        # Your bar
+        "your_rack_count": _("Your rack, %(count)s tiles"),
+        "tile_drawn": _("%(tile)s, just drawn"),
+        "waiting_deal": _("Waiting for the deal."),
+        "game_over": _("Game over"),
+        "bot_thinking": _("%(name)s is thinking…"),
+        "their_turn_name": _("%(name)s is playing."),
+        "your_turn_draw": _("Your turn: draw a tile."),
+        "your_turn_draw_or_take": _("Your turn: draw a tile, or take the last discard into a new meld."),
+        "your_turn_first": _("You start with 15 tiles and no draw: open if you can, then discard a tile."),
+        "your_turn_play": _("Lay your opening if you have 45 with a run, then discard a tile to end your turn."),
+        "your_turn_play_opened": _("Lay melds, lay off, take a joker, then discard a tile to end your turn."),
+        # The opening tray
+        "your_opening": _("Your opening"),
+        "opening_points_of": _("%(points)s of %(needed)s"),
+        "opening_points_reached": _("%(points)s points: enough"),
+        "needs_a_run": _("needs a run"),
+        "opening_progress": _("Opening points"),
+        "tray_empty": _("Add melds here: they go down together."),
+        "not_a_meld": _("not a meld"),
+        "put_back": _("Put back"),
+        "put_back_meld": _("Put %(tiles)s back on the rack"),
+        "lay_opening": _("Lay the opening"),
+        # Buttons and hints
+        "draw": _("Draw"),
+        "lay_meld": _("Lay meld"),
+        "lay_with_discard": _("Lay with the discard"),
+        "add_to_opening": _("Add to opening"),
+        "discard": _("Discard"),
+        "sort_rack": _("Sort your rack"),
+        "sort_colour": _("By colour"),
+        "sort_number": _("By number"),
+        "hint_plan": _("Not your turn: you can sort your rack and plan your opening."),
+        "hint_draw": _("Draw from the pile to start your turn."),
+        "hint_take_select": _("Select two or more tiles to meld with the last discard."),
+        "hint_select": _("Select three or more tiles for a meld, or one tile to discard."),
+        "hint_select_opened": _("Select tiles: three or more for a new meld, one to discard, or tiles to add to a meld on the table."),
+        "hint_selected": _("Selected: %(tiles)s"),
+        "hint_one": _("%(tile)s: press Discard to end your turn."),
+        "hint_one_opened": _("%(tile)s: discard it, or choose a meld on the table to add it to."),
+        "hint_two": _("Select one more tile for a meld."),
+        "hint_two_opened": _("Choose a meld on the table to add them to, or select one more for a new meld."),
+        "hint_meld_ok": _("A %(kind)s worth %(points)s points."),
+        "hint_not_meld": _("These tiles do not make a meld yet."),
+        "hint_not_meld_layoff": _("Not a meld on their own: choose a meld on the table to add them to."),
+        "select_one_to_discard": _("Select exactly one tile to discard."),
+        "select_three": _("Select at least three tiles for a meld."),
+        # Scores and results
+        "game_n_of_m_over": _("Game %(n)s of %(m)s: the scores"),
+        "match_over": _("The match is over"),
+        "reason_out": _("%(name)s went out."),
+        "reason_pile": _("The draw pile ran out: nobody went out."),
+        "reason_left": _("Too few players are left in the game."),
+        "reason_blocked": _("Nobody could play: the lowest rack wins."),
+        "score_caption": _("The scoring of this game, line by line"),
+        "score_line": _("Line"),
+        "score_table": _("Tiles put on the table"),
+        "score_jokers": _("Jokers first put on the table (+50 each)"),
+        "score_rack": _("Tiles left on the rack"),
+        "score_unopened": _("never opened"),
+        "score_out": _("Went out"),
+        "score_twin": _("Dealt the indicator's twin"),
+        "score_joker_out": _("Went out by discarding a joker (×2)"),
+        "score_double": _("Double game (×2)"),
+        "game_total": _("This game"),
+        "match_scores": _("The match so far"),
+        "game": _("Game"),
+        "total": _("Total"),
+        "winner": _("Went out"),
+        "next_deal_in": _("Next deal in %(seconds)s s"),
+        "dealing": _("Dealing…"),
+        "place_1": _("1st"),
+        "place_2": _("2nd"),
+        "place_3": _("3rd"),
+        "place_4": _("4th"),
+        "rematch": _("Rematch"),
+        "rematch_asked": _("Rematch asked"),
+        "rematch_wanted_by": _("Rematch wanted by: %(names)s"),
+        "new_match": _("New match at this table"),
+        "back_to_lobby": _("Back to the lobby"),
+        "see_the_table": _("See the table"),
+        # What happened
+        "log_new_game": _("Game %(n)s: a new deal."),
+        "log_opened": _("%(name)s opened with %(points)s points: %(tiles)s."),
+        "log_laid": _("%(name)s laid %(tiles)s."),
+        "log_laid_off": _("%(name)s laid off %(tiles)s."),
+        "log_joker": _("%(name)s took a joker from the table."),
+        "log_discarded": _("%(name)s discarded %(tile)s."),
+        "log_took_discard": _("%(name)s took the last discard, %(tile)s."),
+        "log_left": _("%(name)s left the game."),
+        "log_autopilot": _("%(name)s is on autopilot."),
+        "log_back": _("%(name)s is back."),
+    }

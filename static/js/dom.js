@@ -1,0 +1,40 @@
+// Small DOM helpers: build elements, and keep the keyboard focus across a re-render.
+
+/** h("button", {class: "x", onclick: fn, dataset: {a: 1}}, "text", child) */
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") element.className = value;
+    else if (key === "dataset") Object.assign(element.dataset, value);
+    else if (key.startsWith("on") && typeof value === "function") element.addEventListener(key.slice(2), value);
+    else if (key === "text") element.textContent = value;
+    else if (value === true) element.setAttribute(key, "");
+    else element.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+/** Replace the children of `node` and put the focus back on the element with the same data-key. */
+export function replaceKeepingFocus(node, children) {
+  const active = document.activeElement;
+  const key = active && node.contains(active) ? active.dataset.key : null;
+  clear(node).append(...children);
+  if (key) {
+    const again = node.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+
+export function show(node, visible) {
+  node.hidden = !visible;
+}

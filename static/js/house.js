@@ -1,0 +1,548 @@
+// The house game's table (tile-rummy): indicator, draw pile, last discard, the melds on the table,
+// your rack, the opening tray, and the buttons for what the server says you may do now
+// (`view.actions`). Every move is sent as notation (docs/engine.md); the server decides.
+
+import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { Rack } from "./rack.js";
+import { avatar, commonBadges, seatColourClass } from "./seats.js";
+import {
+  HOUSE, arrangeMeld, contains, layOffSides, openingTotal, readMeld, tileElement, tileName, tileNames,
+} from "./tiles.js";
+import { rovingGroup } from "./roving.js";
+
+const OPENING = 45;
+
+export class HouseTable {
+  constructor(page) {
+    this.page = page;
+    this.els = page.els;
+    this.frame = null;
+    this.gameKey = null;
+    this.tray = []; // the opening being assembled: [{ids, faces}]
+    this.takeMode = false; // the last discard is chosen for a "take"
+    this.rack = new Rack(this.els.rack, {
+      storageKey: "rack",
+      countElement: page.els.rackCount,
+      onSelect: () => this.renderControls(),
+      onDrop: (data, target, point) => this.dropOn(data, target, point),
+    });
+    this.els.melds.addEventListener("click", (event) => this.onMeldClick(event));
+    rovingGroup(this.els.melds, ".meld .tile");
+    this.els.center.addEventListener("click", (event) => this.onCenterClick(event));
+    this.els.melds.dataset.drop = "table";
+    page.els.sortColour?.addEventListener("click", () => this.rack.sortBy("colour"));
+    page.els.sortNumber?.addEventListener("click", () => this.rack.sortBy("number"));
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Reading the frame
+
+  get view() {
+    return this.frame ? this.frame.view : null;
+  }
+
+  get mine() {
+    return this.frame ? this.frame.seat : null;
+  }
+
+  get me() {
+    const view = this.view;
+    return view && this.mine !== null ? view.players[this.mine] : null;
+  }
+
+  can(action) {
+    const view = this.view;
+    return Boolean(view && view.actions && view.actions.includes(action)) && !this.page.busy;
+  }
+
+  myTurn() {
+    const view = this.view;
+    return Boolean(view && !view.over && this.mine !== null && view.turn === this.mine);
+  }
+
+  topDiscard() {
+    const view = this.view;
+    return view && view.discards.length ? view.discards[view.discards.length - 1] : null;
+  }
+
+  render(frame) {
+    this.frame = frame;
+    const view = frame.view;
+    const game = frame.table.current_game;
+    const key = `rack:${frame.table.id}:${game ? game.id : 0}:${frame.seat}`;
+    if (key !== this.gameKey) {
+      this.gameKey = key;
+      this.tray = [];
+      this.takeMode = false;
+    }
+    if (view && view.rack) {
+      this.rack.setFaces(view.rack, view.drawn, key);
+      this.keepTrayInRack();
+    }
+    if (!this.can("take")) this.takeMode = false;
+    this.renderCenter();
+    this.renderMelds();
+    this.renderMe();
+    this.renderControls();
+  }
+
+  keepTrayInRack() {
+    const me = this.me;
+    if (me && me.opened) {
+      this.tray = [];
+      this.rack.unhideAll();
+      return;
+    }
+    const present = new Set(this.rack.items.map((item) => item.id));
+    const kept = this.tray.filter((meld) => meld.ids.every((id) => present.has(id)));
+    if (kept.length !== this.tray.length) {
+      this.tray = kept;
+      this.rack.unhideAll();
+      this.rack.hide(kept.flatMap((meld) => meld.ids));
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // The middle of the table: indicator, pile, last discard
+
+  renderCenter() {
+    const view = this.view;
+    const center = this.els.center;
+    if (!view) {
+      center.replaceChildren();
+      return;
+    }
+    const indicator = h("div", { class: "spot spot--indicator" },
+      h("p", { class: "spot__label" }, t("indicator")),
+      tileElement(view.indicator, { inert: true, label: t("indicator_is", { tile: tileName(view.indicator) }) }),
+      view.double ? h("p", { class: "double-marker", title: t("double_game_title") }, t("double_game")) : null);
+
+    const drawable = this.can("draw");
+    const pile = h("button", {
+      type: "button",
+      class: `pile${drawable ? " is-ready" : ""}`,
+      dataset: { action: "draw", key: "pile" },
+      disabled: !drawable,
+      "aria-label": drawable ? t("draw_from_pile", { count: view.pile }) : tn("pile_count", view.pile),
+    }, h("span", { class: "pile__stack", "aria-hidden": "true" }), h("span", { class: "pile__count", "aria-hidden": "true" }, String(view.pile)));
+    const pileSpot = h("div", { class: "spot spot--pile" }, h("p", { class: "spot__label" }, t("draw_pile")), pile);
+
+    const top = this.topDiscard();
+    const discardSpot = h("div", {
+      class: `spot spot--discard${this.can("discard") ? " is-droppable" : ""}`,
+      dataset: { drop: "discard" },
+    }, h("p", { class: "spot__label" }, t("last_discard")));
+    if (top) {
+      const takeable = this.can("take");
+      const label = takeable
+        ? t(this.takeMode ? "discard_chosen" : "take_discard", { tile: tileName(top) })
+        : t("last_discard_is", { tile: tileName(top) });
+      const tile = tileElement(top, {
+        inert: !takeable,
+        label,
+        className: `${takeable ? "is-takeable" : ""} ${this.takeMode ? "is-selected" : ""} ${view.discard_open ? "" : "is-closed"}`,
+        data: { action: "take", key: "discard" },
+      });
+      if (takeable) tile.setAttribute("aria-pressed", this.takeMode ? "true" : "false");
+      discardSpot.append(tile);
+      if (view.discards.length > 1) discardSpot.append(h("p", { class: "spot__sub" }, tn("discards_under", view.discards.length - 1)));
+    } else {
+      discardSpot.append(h("span", { class: "tile tile--slot", "aria-hidden": "true" }));
+    }
+    if (this.can("discard")) discardSpot.append(h("p", { class: "spot__hint" }, t("drop_to_discard")));
+    center.replaceChildren(indicator, pileSpot, discardSpot);
+  }
+
+  onCenterClick(event) {
+    const target = event.target.closest("[data-action]");
+    if (!target || target.disabled) return;
+    if (target.dataset.action === "draw") this.draw();
+    if (target.dataset.action === "take" && this.can("take")) {
+      this.takeMode = !this.takeMode;
+      this.renderCenter();
+      this.renderControls();
+      this.els.center.querySelector('[data-key="discard"]')?.focus();
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Melds on the table
+
+  renderMelds() {
+    const view = this.view;
+    const container = this.els.melds;
+    if (!view) {
+      container.replaceChildren();
+      return;
+    }
+    const names = this.frame.table.seats.map((seat) => seat.name);
+    const active = document.activeElement;
+    const focusKey = active && container.contains(active) ? active.dataset.key : null;
+    if (!view.melds.length) {
+      container.replaceChildren(h("p", { class: "melds__empty" }, t("no_melds_yet")));
+      return;
+    }
+    const children = view.melds.map((meld) => {
+      const jokers = new Map(meld.jokers.map((joker) => [joker.at, joker.stands_for]));
+      const kind = meld.kind === "run" ? t("run") : t("set");
+      const group = h("div", {
+        class: `meld ${seatColourClass(meld.owner)}`,
+        role: "group",
+        dataset: { drop: "meld", meld: String(meld.index) },
+        "aria-label": t("meld_label", { n: meld.index + 1, kind, name: names[meld.owner] || "", points: meld.points }),
+      });
+      const tiles = h("div", { class: "meld__tiles" });
+      meld.tiles.forEach((face, at) => {
+        const stands = jokers.get(at);
+        const label = stands ? t("joker_stands_for", { tiles: tileNames(stands) }) : tileName(face);
+        tiles.append(tileElement(face, {
+          className: "tile--table",
+          label,
+          data: { meld: String(meld.index), at: String(at), key: `m${meld.index}-${at}` },
+        }));
+      });
+      group.append(tiles);
+      group.append(h("p", { class: "meld__info" }, h("span", { class: "meld__owner" }, names[meld.owner] || ""), " · ", t("points_short", { points: meld.points })));
+      return group;
+    });
+    container.replaceChildren(...children);
+    const tiles = container.querySelectorAll(".meld .tile");
+    tiles.forEach((tile, index) => { tile.tabIndex = index === 0 ? 0 : -1; });
+    if (focusKey) {
+      const again = container.querySelector(`[data-key="${focusKey}"]`);
+      if (again) {
+        tiles.forEach((tile) => { tile.tabIndex = -1; });
+        again.tabIndex = 0;
+        again.focus({ preventScroll: true });
+      }
+    }
+  }
+
+  onMeldClick(event) {
+    const tile = event.target.closest(".tile");
+    if (!tile) return;
+    const index = Number(tile.dataset.meld);
+    const faces = this.rack.selectedFaces();
+    if (!faces.length) {
+      if (this.myTurn() && (this.can("add") || this.can("joker"))) this.page.toast(t("select_then_meld"));
+      return;
+    }
+    const at = Number(tile.dataset.at);
+    this.toMeld(index, faces, { jokerAt: tile.dataset.face === "J" ? at : null });
+  }
+
+  /** Selected tiles onto table meld `index`: take its joker if they are exactly what it stands for,
+   * else lay them off (at the end they belong to; `preferBefore` for a joker dropped on the left). */
+  toMeld(index, faces, { jokerAt = null, preferBefore = false } = {}) {
+    const meld = this.view.melds.find((each) => each.index === index);
+    if (!meld) return;
+    const joker = meld.jokers.find((each) => {
+      const needed = meld.kind === "set" ? each.stands_for : each.stands_for.slice(0, 1);
+      return (jokerAt === null || each.at === jokerAt) && needed.length === faces.length && contains(needed, faces);
+    });
+    if (joker || (jokerAt !== null && !this.can("add"))) {
+      this.page.move(`joker ${index} ${faces.join(" ")}`);
+      return;
+    }
+    const sides = layOffSides(meld.tiles, faces, HOUSE, preferBefore);
+    const text = sides.before.length
+      ? `add ${index} ${sides.before.join(" ")} ..${sides.after.length ? " " + sides.after.join(" ") : ""}`
+      : `add ${index} ${sides.after.join(" ")}`;
+    this.page.move(text);
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // You: your bar, the autopilot banner, the opening tray, the buttons
+
+  renderMe() {
+    const frame = this.frame;
+    const view = this.view;
+    const mine = this.mine;
+    const meEl = this.els.me;
+    const seated = mine !== null && view && view.rack;
+    meEl.hidden = !seated;
+    if (!seated) return;
+    const info = frame.table.seats[mine];
+    const me = this.me;
+    const turn = this.myTurn();
+    const bar = this.els.meBar;
+    const badges = h("span", { class: "badges" });
+    for (const badge of this.badges(mine, info, me)) badges.append(h("span", { class: `badge badge--${badge.kind}` }, badge.text));
+    const total = frame.table.match && frame.table.match.games_played ? frame.table.match.totals[mine] : null;
+    bar.replaceChildren(
+      avatar(info, { active: turn, clock: this.page.clock }),
+      h("div", { class: "me__who" },
+        h("p", { class: "me__name" }, info.name, " ", h("span", { class: "me__you" }, t("you"))),
+        h("p", { class: "me__status", role: "status" }, this.statusText())),
+      h("div", { class: "me__side" },
+        badges,
+        total !== null ? h("span", { class: "seat__points" }, t("points_short", { points: total })) : null,
+        turn ? h("span", { class: "me__clock", "data-timer": "text" }) : null),
+    );
+    bar.classList.toggle("is-turn", turn);
+    this.els.autopilot.hidden = !(me && me.away && !me.left);
+  }
+
+  badges(index, info, player) {
+    const view = this.view;
+    const badges = [];
+    if (player && player.opened) badges.push({ kind: "opened", text: t("badge_opened") });
+    if (view && view.twin_seat === index) badges.push({ kind: "twin", text: t("badge_twin"), title: t("badge_twin_title") });
+    return [...badges, ...commonBadges(this.frame, index, info, player)];
+  }
+
+  statusText() {
+    const view = this.view;
+    if (!view) return t("waiting_deal");
+    if (view.over) return t("game_over");
+    const seats = this.frame.table.seats;
+    if (view.turn !== this.mine) {
+      const seat = seats[view.turn];
+      return seat && seat.bot ? t("bot_thinking", { name: seat.name }) : t("their_turn_name", { name: seat ? seat.name : "" });
+    }
+    if (view.phase === "draw") return this.can("take") || view.actions.includes("take") ? t("your_turn_draw_or_take") : t("your_turn_draw");
+    const me = this.me;
+    if (view.turn_no === 0 && view.starter === this.mine && !view.drawn) return me.opened ? t("your_turn_play_opened") : t("your_turn_first");
+    return me.opened ? t("your_turn_play_opened") : t("your_turn_play");
+  }
+
+  renderControls() {
+    const view = this.view;
+    if (!view || this.mine === null || !view.rack) return;
+    this.els.actions.hidden = view.over;
+    this.renderTray();
+    this.renderActions();
+  }
+
+  renderTray() {
+    const me = this.me;
+    const tray = this.els.tray;
+    const show = me && !me.opened && !this.view.over && (this.tray.length > 0 || (this.myTurn() && this.view.phase === "play"));
+    tray.hidden = !show;
+    if (!show) return;
+    const melds = this.tray.map((meld) => meld.faces);
+    const sum = openingTotal(melds, HOUSE);
+    const missing = [];
+    if (sum.points < OPENING) missing.push(t("opening_points_of", { points: sum.points, needed: OPENING }));
+    else missing.push(t("opening_points_reached", { points: sum.points }));
+    if (!sum.hasRun) missing.push(t("needs_a_run"));
+    const ready = sum.points >= OPENING && sum.hasRun && sum.allOk;
+    const list = h("ul", { class: "tray__melds", dataset: { drop: "tray" } });
+    this.tray.forEach((meld, index) => {
+      const read = readMeld(meld.faces, HOUSE);
+      const item = h("li", { class: `tray__meld${read.ok ? "" : " is-invalid"}` });
+      const tiles = h("span", { class: "meld__tiles" });
+      for (const face of meld.faces) tiles.append(tileElement(face, { inert: true, className: "tile--small" }));
+      item.append(tiles);
+      item.append(h("span", { class: "tray__points" }, read.ok ? t("points_short", { points: read.points }) : t("not_a_meld")));
+      item.append(h("button", {
+        type: "button",
+        class: "button button--small button--ghost",
+        "aria-label": t("put_back_meld", { tiles: tileNames(meld.faces) }),
+        onclick: () => this.removeFromTray(index),
+      }, t("put_back")));
+      list.append(item);
+    });
+    if (!this.tray.length) list.append(h("li", { class: "tray__empty" }, t("tray_empty")));
+    tray.classList.toggle("is-empty", !this.tray.length);
+    const progress = Math.min(100, Math.round((sum.points / OPENING) * 100));
+    const layButton = h("button", {
+      type: "button",
+      class: `button ${ready ? "button--primary" : ""}`,
+      disabled: !this.tray.length || !this.can("lay"),
+      onclick: () => this.layOpening(),
+      dataset: { key: "lay-opening" },
+    }, t("lay_opening"), h("kbd", { "aria-hidden": "true" }, "O"));
+    const active = document.activeElement;
+    const hadFocus = active && tray.contains(active) ? active.dataset.key : null;
+    tray.replaceChildren(
+      h("div", { class: "tray__head" },
+        h("h2", { class: "tray__title" }, t("your_opening")),
+        h("p", { class: `tray__total${ready ? " is-ready" : ""}`, "aria-live": "polite" }, missing.join(" · "))),
+      h("div", { class: "tray__bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(OPENING), "aria-valuenow": String(Math.min(sum.points, OPENING)), "aria-label": t("opening_progress") },
+        h("span", { style: `width:${progress}%` })),
+      list,
+      ...(this.tray.length ? [h("div", { class: "tray__actions" }, layButton)] : []),
+    );
+    if (hadFocus) tray.querySelector(`[data-key="${hadFocus}"]`)?.focus();
+  }
+
+  renderActions() {
+    const view = this.view;
+    const me = this.me;
+    const faces = this.rack.selectedFaces();
+    const actions = [];
+    const button = (key, label, shortcut, enabled, onclick, primary = false) => h("button", {
+      type: "button",
+      class: `button${primary && enabled ? " button--primary" : ""}`,
+      disabled: !enabled,
+      onclick,
+      dataset: { key },
+    }, label, shortcut ? h("kbd", { "aria-hidden": "true" }, shortcut) : null);
+
+    const turn = this.myTurn();
+    if (turn && view.phase === "draw") {
+      actions.push(button("draw", t("draw"), "D", this.can("draw"), () => this.draw(), !this.takeMode));
+      if (this.takeMode) actions.push(button("take", t("lay_with_discard"), "L", faces.length >= 2, () => this.take(), true));
+    } else if (me && !me.opened) {
+      actions.push(button("add-opening", t("add_to_opening"), "L", faces.length >= 3, () => this.addToTray()));
+    } else {
+      actions.push(button("lay", t("lay_meld"), "L", faces.length >= 3 && this.can("lay"), () => this.layMeld(), faces.length >= 3));
+    }
+    actions.push(button("discard", t("discard"), "X", faces.length === 1 && this.can("discard"), () => this.discard(), faces.length === 1));
+    const main = h("div", { class: "actions__main" }, ...actions);
+    const hint = h("p", { class: `actions__hint${faces.length ? " has-selection" : ""}`, "aria-live": "polite" }, this.hintText(faces));
+    const active = document.activeElement;
+    const focusKey = active && this.els.actions.contains(active) ? active.dataset.key : null;
+    this.els.actions.replaceChildren(main, hint);
+    if (focusKey) {
+      const again = this.els.actions.querySelector(`[data-key="${focusKey}"]`);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+      else if (again) this.els.actions.querySelector("button:not([disabled])")?.focus({ preventScroll: true });
+    }
+    this.rack.setEnabled(true);
+  }
+
+  hintText(faces) {
+    const view = this.view;
+    const me = this.me;
+    if (view.over || !me) return "";
+    if (!faces.length) {
+      if (!this.myTurn()) return t("hint_plan");
+      if (view.phase === "draw") return this.takeMode ? t("hint_take_select") : t("hint_draw");
+      return me.opened ? t("hint_select_opened") : t("hint_select");
+    }
+    const names = tileNames(faces);
+    if (this.takeMode) {
+      const arranged = arrangeMeld([...faces, this.topDiscard()], HOUSE);
+      const read = readMeld(arranged, HOUSE);
+      return read.ok ? t("hint_meld_ok", { kind: t(read.kind), points: read.points }) : t("hint_not_meld");
+    }
+    if (faces.length === 1) {
+      if (this.myTurn() && view.phase === "play") return this.can("add") ? t("hint_one_opened", { tile: names }) : t("hint_one", { tile: names });
+      return t("hint_selected", { tiles: names });
+    }
+    if (faces.length >= 3) {
+      const read = readMeld(arrangeMeld(faces, HOUSE), HOUSE);
+      if (read.ok) return t("hint_meld_ok", { kind: t(read.kind), points: read.points });
+      return this.can("add") ? t("hint_not_meld_layoff") : t("hint_not_meld");
+    }
+    return this.can("add") ? t("hint_two_opened") : t("hint_two");
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Intents
+
+  draw() {
+    if (this.can("draw")) this.page.move("draw");
+  }
+
+  discard(faces = this.rack.selectedFaces()) {
+    if (faces.length !== 1) {
+      this.page.toast(t("select_one_to_discard"));
+      return;
+    }
+    this.page.move(`discard ${faces[0]}`);
+  }
+
+  layMeld(faces = this.rack.selectedFaces()) {
+    if (faces.length < 3) {
+      this.page.toast(t("select_three"));
+      return;
+    }
+    this.page.move(`lay ${arrangeMeld(faces, HOUSE).join(" ")}`);
+  }
+
+  take(faces = this.rack.selectedFaces()) {
+    const top = this.topDiscard();
+    if (!top || faces.length < 2) {
+      this.page.toast(t("hint_take_select"));
+      return;
+    }
+    this.page.move(`take ${arrangeMeld([...faces, top], HOUSE).join(" ")}`);
+  }
+
+  addToTray(ids = this.rack.selectedIds()) {
+    if (ids.length < 3) {
+      this.page.toast(t("select_three"));
+      return;
+    }
+    const faces = arrangeMeld(ids.map((id) => this.rack.faceOf(id)), HOUSE);
+    // Keep each id with its face, in the arranged order.
+    const left = [...ids];
+    const ordered = faces.map((face) => {
+      const at = left.findIndex((id) => this.rack.faceOf(id) === face);
+      return left.splice(at, 1)[0];
+    });
+    this.tray.push({ ids: ordered, faces });
+    this.rack.hide(ordered);
+    this.renderControls();
+  }
+
+  removeFromTray(index) {
+    const [meld] = this.tray.splice(index, 1);
+    if (meld) this.rack.unhide(meld.ids);
+    this.renderControls();
+    this.els.rack.querySelector(".tile")?.focus();
+  }
+
+  layOpening() {
+    if (!this.tray.length) return;
+    this.page.move(`lay ${this.tray.map((meld) => meld.faces.join(" ")).join(" | ")}`);
+  }
+
+  dropOn(data, target, point) {
+    const kind = target.dataset.drop;
+    const faces = data.faces;
+    const view = this.view;
+    if (!view) return;
+    if (kind === "meld") {
+      const rect = target.getBoundingClientRect();
+      this.toMeld(Number(target.dataset.meld), faces, { preferBefore: point.x < rect.left + rect.width / 2 });
+    } else if (kind === "discard") {
+      if (view.phase === "draw" && this.can("take")) this.take(faces);
+      else this.discard(faces);
+    } else if (kind === "table" || kind === "tray") {
+      const me = this.me;
+      if (me && !me.opened) this.addToTray(data.ids);
+      else this.layMeld(faces);
+    }
+  }
+
+  /** The server accepted one of our moves: what was selected for it is done with. */
+  moved(text) {
+    if (text !== "draw") {
+      this.takeMode = false;
+      this.rack.clearSelection();
+    }
+  }
+
+  /** Keyboard shortcuts (the page calls this for keys pressed outside form fields). */
+  shortcut(key) {
+    const view = this.view;
+    if (!view || this.mine === null || !view.rack) return false;
+    const me = this.me;
+    switch (key) {
+      case "d": this.draw(); return true;
+      case "x": this.discard(); return true;
+      case "l":
+        if (view.phase === "draw" && this.takeMode) this.take();
+        else if (me && !me.opened) this.addToTray();
+        else this.layMeld();
+        return true;
+      case "o": this.layOpening(); return true;
+      case "t":
+        if (this.can("take")) {
+          this.takeMode = !this.takeMode;
+          this.renderCenter();
+          this.renderControls();
+        }
+        return true;
+      case "c": this.rack.sortBy("colour"); return true;
+      case "n": this.rack.sortBy("number"); return true;
+      case "escape": this.takeMode = false; this.rack.clearSelection(); this.renderCenter(); return true;
+      default: return false;
+    }
+  }
+}

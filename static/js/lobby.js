@@ -1,0 +1,113 @@
+// The lobby, live: the open and playing tables from /ws/lobby/ (join or watch), and the create-table
+// form's small helpers (the paces of the chosen game, a bot or a player for each other seat). The
+// home page uses the same list, shorter, for "what's on".
+
+import { Connection } from "./connection.js";
+import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
+
+const list = document.getElementById("lobby-tables");
+const compact = list && list.dataset.compact === "1";
+const limit = compact ? 4 : 100;
+const tables = new Map();
+
+function loadInitial() {
+  const node = document.getElementById("lobby-initial");
+  if (!node) return;
+  for (const entry of JSON.parse(node.textContent)) tables.set(entry.id, entry);
+}
+
+function seatDots(entry) {
+  const dots = h("span", { class: "seat-dots", "aria-hidden": "true" });
+  for (let i = 0; i < entry.seat_count; i++) dots.append(h("span", { class: i < entry.taken ? "is-taken" : "" }));
+  return dots;
+}
+
+function row(entry) {
+  const open = entry.status === "open";
+  const free = entry.seat_count - entry.taken;
+  const item = h("li", { class: `lobby-table lobby-table--${entry.status}`, dataset: { id: String(entry.id), game: entry.game } });
+  item.append(h("div", { class: "lobby-table__main" },
+    h("p", { class: "lobby-table__game" }, entry.game_name, " ", h("span", { class: "lobby-table__id" }, t("table_n", { id: entry.id }))),
+    h("p", { class: "lobby-table__players" }, entry.players.join(", "))));
+  const facts = h("ul", { class: "lobby-table__facts" },
+    h("li", {}, h("span", { class: `status-chip status-chip--${entry.status}` }, open ? t("open") : t("playing"))),
+    h("li", { "aria-label": t("seats_taken", { taken: entry.taken, count: entry.seat_count }) }, seatDots(entry), " ", t("seats_taken", { taken: entry.taken, count: entry.seat_count })),
+    h("li", {}, entry.pace),
+    h("li", {}, entry.match_length > 1 ? tn("match_of_games", entry.match_length) : t("single_game")),
+    h("li", {}, h("span", { class: `rated-chip${entry.rated ? " is-rated" : ""}` }, entry.rated ? t("rated") : t("unrated"))));
+  item.append(facts);
+  const actions = h("div", { class: "lobby-table__actions" });
+  if (open && free > 0) actions.append(h("a", { class: "button button--primary button--small", href: entry.url }, t("join")));
+  actions.append(h("a", { class: "button button--small", href: entry.url }, t("watch")));
+  item.append(actions);
+  return item;
+}
+
+function render() {
+  if (!list) return;
+  const entries = [...tables.values()].sort((a, b) => (a.status === b.status ? b.id - a.id : a.status === "open" ? -1 : 1));
+  const shown = entries.slice(0, limit);
+  if (!shown.length) {
+    list.replaceChildren(h("li", { class: "lobby-empty" }, compact ? t("nobody_playing") : t("no_tables")));
+  } else {
+    list.replaceChildren(...shown.map(row));
+  }
+  const count = document.getElementById("lobby-count");
+  if (count) count.textContent = entries.length ? tn("live_tables", entries.length) : "";
+}
+
+function onFrame(frame) {
+  if (frame.type === "tables") {
+    tables.clear();
+    for (const entry of frame.tables) tables.set(entry.id, entry);
+  } else if (frame.type === "table") {
+    if (frame.entry) tables.set(frame.id, frame.entry);
+    else tables.delete(frame.id);
+  } else {
+    return;
+  }
+  render();
+}
+
+function onStatus(status) {
+  const node = document.getElementById("lobby-conn");
+  if (!node) return;
+  node.dataset.state = status;
+  node.querySelector(".conn__text").textContent = t("conn_" + status);
+}
+
+if (list) {
+  loadInitial();
+  render();
+  new Connection("/ws/lobby/", { onFrame, onStatus }).start();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The create-table form
+
+const form = document.getElementById("open-table");
+if (form) {
+  const paces = JSON.parse(document.getElementById("game-paces").textContent);
+  const paceSelect = form.querySelector('[name="turn_seconds"]');
+  const seatRows = [...form.querySelectorAll("[data-seat-row]")];
+
+  const update = () => {
+    const game = form.querySelector('[name="game"]:checked')?.value;
+    const seats = Number(form.querySelector('[name="seats"]:checked')?.value || 2);
+    const options = paces[game] || [];
+    const current = Number(paceSelect.value);
+    if (options.length) {
+      paceSelect.replaceChildren(...options.map((pace) => h("option", { value: String(pace.seconds) }, pace.label)));
+      paceSelect.value = String(options.some((pace) => pace.seconds === current) ? current : options[0].seconds);
+    }
+    for (const rowEl of seatRows) {
+      const index = Number(rowEl.dataset.seatRow);
+      const shown = index < seats;
+      rowEl.hidden = !shown;
+      rowEl.querySelector("select").disabled = !shown;
+    }
+  };
+  form.addEventListener("change", update);
+  update();
+}

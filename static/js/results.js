@@ -1,0 +1,171 @@
+// After each game: the score table, every line of the scoring, for a few seconds before the next
+// deal. After the last game: the match results with places, rematch and a new match.
+
+import { h } from "./dom.js";
+import { has, t } from "./i18n.js";
+
+function lineLabel(line) {
+  const key = `score_${line.key}`;
+  return has(key) ? t(key) : line.label;
+}
+
+function signed(points) {
+  return points > 0 ? `+${points}` : String(points);
+}
+
+function ordinal(place) {
+  return t("place_" + Math.min(place, 4));
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {object} frame  the state frame
+ * @param {object} actions {rematch(), newMatch(), hide()}
+ * Returns true when the panel is shown.
+ */
+export function renderResults(root, frame, actions) {
+  const view = frame.view;
+  const table = frame.table;
+  const match = table.match;
+  const matchOver = table.status === "finished" || (match && match.over);
+  const result = view && view.over ? view.result : null;
+  if (!result && !matchOver) {
+    root.hidden = true;
+    root.replaceChildren();
+    return false;
+  }
+  const names = table.seats.map((seat) => seat.name);
+  const panel = h("div", { class: "results__panel", tabindex: "-1" });
+  const gameNumber = table.current_game ? table.current_game.number : match ? match.games_played : 1;
+  const length = match ? match.length : table.match_length;
+  panel.append(
+    h("h2", { id: "results-title", class: "results__title" },
+      matchOver ? t("match_over") : length > 1 ? t("game_n_of_m_over", { n: gameNumber, m: length }) : t("game_over")),
+  );
+  if (result) panel.append(h("p", { class: "results__reason" }, reasonText(result, names)));
+  if (matchOver && match) panel.append(places(match, names, frame.seat));
+  if (result) panel.append(scoreTable(result, names, frame.seat));
+  if (match && length > 1) panel.append(matchTable(match, names, frame.seat));
+  if (!matchOver && table.current_game && table.current_game.next_game_at) {
+    const seconds = secondsUntil(table.current_game.next_game_at, table.server_time);
+    const countdown = h("p", { class: "results__next", "data-countdown": String(Date.now() + seconds * 1000) }, t("next_deal_in", { seconds: Math.ceil(seconds) }));
+    panel.append(countdown);
+  }
+  const buttons = h("div", { class: "results__actions" });
+  if (matchOver && frame.seat !== null) {
+    const me = table.seats[frame.seat];
+    const rematch = h("button", { type: "button", class: "button button--primary", onclick: actions.rematch, disabled: me && me.rematch }, me && me.rematch ? t("rematch_asked") : t("rematch"));
+    buttons.append(rematch);
+    if (me && me.user_id === table.host_id) {
+      buttons.append(h("button", { type: "button", class: "button", onclick: actions.newMatch }, t("new_match")));
+    }
+    const asked = table.seats.filter((seat) => seat.rematch).map((seat) => seat.name);
+    if (asked.length) panel.append(h("p", { class: "results__note" }, t("rematch_wanted_by", { names: asked.join(", ") })));
+  }
+  if (matchOver) buttons.append(h("a", { class: "button button--ghost", href: actions.lobbyUrl }, t("back_to_lobby")));
+  buttons.append(h("button", { type: "button", class: "button button--ghost", onclick: actions.hide }, t("see_the_table")));
+  panel.append(buttons);
+  const wasHidden = root.hidden;
+  root.replaceChildren(panel);
+  root.hidden = false;
+  if (wasHidden) panel.focus({ preventScroll: true });
+  return true;
+}
+
+export function tickCountdowns() {
+  for (const node of document.querySelectorAll("[data-countdown]")) {
+    const left = Math.max(0, Math.ceil((Number(node.dataset.countdown) - Date.now()) / 1000));
+    node.textContent = left > 0 ? t("next_deal_in", { seconds: left }) : t("dealing");
+  }
+}
+
+function secondsUntil(iso, serverIso) {
+  const at = Date.parse(iso);
+  const server = Date.parse(serverIso);
+  if (Number.isNaN(at) || Number.isNaN(server)) return 0;
+  return Math.max(0, (at - server) / 1000);
+}
+
+function reasonText(result, names) {
+  if (result.reason === "out" && result.winner !== null && result.winner !== undefined) {
+    return t("reason_out", { name: names[result.winner] });
+  }
+  if (result.reason === "pile") return t("reason_pile");
+  if (result.reason === "left") return t("reason_left");
+  if (result.reason === "blocked") return t("reason_blocked");
+  return "";
+}
+
+function scoreTable(result, names, mine) {
+  const seats = result.seats;
+  const tableEl = h("table", { class: "score-table" });
+  tableEl.append(h("caption", { class: "visually-hidden" }, t("score_caption")));
+  const head = h("tr", {}, h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("score_line"))));
+  for (const seat of seats) {
+    head.append(h("th", { scope: "col", class: seat.seat === mine ? "is-me" : null }, names[seat.seat], seat.seat === result.winner ? h("span", { class: "score-table__star", title: t("winner") }, " ★") : null));
+  }
+  tableEl.append(h("thead", {}, head));
+  const body = h("tbody");
+  // One row per line of the scoring; "never opened" takes the place of the rack line.
+  const rowKey = (line) => (line.key === "unopened" ? "rack" : line.key);
+  const rows = [];
+  for (const seat of seats) {
+    for (const line of seat.lines) if (!rows.some((row) => row.key === rowKey(line))) rows.push({ key: rowKey(line), sample: line });
+  }
+  for (const row of rows) {
+    const cells = seats.map((seat) => seat.lines.find((line) => rowKey(line) === row.key));
+    const allZero = cells.every((line) => !line || (line.points === 0 && line.factor === 1));
+    const label = row.key === "rack" ? t("score_rack") : lineLabel(row.sample);
+    const tr = h("tr", { class: allZero ? "is-zero" : null }, h("th", { scope: "row" }, label));
+    seats.forEach((seat, index) => {
+      const line = cells[index];
+      const cell = h("td", { class: seat.seat === mine ? "is-me" : null });
+      if (line) {
+        const shown = line.factor > 1 ? `×${line.factor}` : signed(line.points);
+        cell.append(h("span", { class: line.points < 0 ? "is-minus" : line.points > 0 ? "is-plus" : null }, shown));
+        if (line.key === "unopened") cell.append(h("small", {}, t("score_unopened")));
+        else if (line.detail && line.factor === 1 && line.points !== 0) cell.append(h("small", {}, line.detail));
+      }
+      tr.append(cell);
+    });
+    body.append(tr);
+  }
+  tableEl.append(body);
+  const foot = h("tr", {}, h("th", { scope: "row" }, t("game_total")));
+  for (const seat of seats) foot.append(h("td", { class: seat.seat === mine ? "is-me" : null }, h("strong", {}, signed(seat.total))));
+  tableEl.append(h("tfoot", {}, foot));
+  return h("div", { class: "score-table__wrap" }, tableEl);
+}
+
+function matchTable(match, names, mine) {
+  const tableEl = h("table", { class: "score-table score-table--match" });
+  tableEl.append(h("caption", {}, t("match_scores")));
+  const head = h("tr", {}, h("th", { scope: "col" }, t("game")));
+  names.forEach((name, index) => head.append(h("th", { scope: "col", class: index === mine ? "is-me" : null }, name)));
+  tableEl.append(h("thead", {}, head));
+  const body = h("tbody");
+  match.scores.forEach((row, game) => {
+    const tr = h("tr", {}, h("th", { scope: "row" }, String(game + 1)));
+    row.forEach((points, index) => tr.append(h("td", { class: index === mine ? "is-me" : null }, signed(points))));
+    body.append(tr);
+  });
+  tableEl.append(body);
+  const foot = h("tr", {}, h("th", { scope: "row" }, t("total")));
+  match.totals.forEach((points, index) => foot.append(h("td", { class: index === mine ? "is-me" : null }, h("strong", {}, signed(points)))));
+  tableEl.append(h("tfoot", {}, foot));
+  return h("div", { class: "score-table__wrap" }, tableEl);
+}
+
+function places(match, names, mine) {
+  const list = h("ol", { class: "places" });
+  const standings = [...match.standings].sort((a, b) => a.place - b.place || b.points - a.points);
+  for (const standing of standings) {
+    list.append(
+      h("li", { class: `places__row places__row--${Math.min(standing.place, 4)}${standing.seat === mine ? " is-me" : ""}` },
+        h("span", { class: "places__place" }, ordinal(standing.place)),
+        h("span", { class: "places__name" }, names[standing.seat], standing.left ? h("small", {}, ` (${t("badge_left")})`) : null),
+        h("span", { class: "places__points" }, t("points_short", { points: standing.points }))),
+    );
+  }
+  return list;
+}

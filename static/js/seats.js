@@ -1,0 +1,92 @@
+// The players around the table: name, tiles in hand, whose turn it is (with the clock ring), and the
+// badges a player reads at a glance (opened, the indicator's twin, autopilot, left, bot, host).
+
+import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
+
+/** Seats in play order, starting after `mine` (the next player first); everyone for a spectator. */
+export function seatOrder(count, mine) {
+  const order = [];
+  for (let step = 0; step < count; step++) order.push(mine === null ? step : (mine + 1 + step) % count);
+  return mine === null ? order : order.filter((index) => index !== mine);
+}
+
+export function seatColourClass(index) {
+  return `seat-colour-${index % 4}`;
+}
+
+const BOT_ICON = '<svg viewBox="0 0 24 24" width="60%" height="60%" fill="currentColor" aria-hidden="true"><rect x="11" y="1.5" width="2" height="3.5" rx="1"/><circle cx="12" cy="1.8" r="1.6"/><rect x="4" y="5.5" width="16" height="13" rx="4"/><rect x="1.5" y="9.5" width="2" height="5" rx="1"/><rect x="20.5" y="9.5" width="2" height="5" rx="1"/><circle cx="9" cy="11.5" r="1.9" fill="#1d5c4a"/><circle cx="15" cy="11.5" r="1.9" fill="#1d5c4a"/><rect x="8.5" y="15" width="7" height="1.6" rx=".8" fill="#1d5c4a"/><rect x="7" y="19.5" width="10" height="3" rx="1.2"/></svg>';
+
+function initials(name) {
+  const letters = name.replace(/[^\p{L}\p{N}]/gu, "");
+  return (letters[0] || "?").toUpperCase();
+}
+
+/** The avatar: a round badge with an initial (a robot for bots) and, on their turn, the clock ring. */
+export function avatar(seatInfo, { active, clock }) {
+  const box = h("span", { class: `avatar ${seatColourClass(seatInfo.index)}`, "aria-hidden": "true" });
+  const face = h("span", { class: "avatar__face" });
+  if (seatInfo.bot) face.innerHTML = BOT_ICON;
+  else face.textContent = initials(seatInfo.name || "?");
+  box.append(face);
+  if (active) box.append(clock.ring());
+  return box;
+}
+
+/**
+ * One card per other player. `player` is the engine's view of that seat (tiles, opened, away, left)
+ * or null before the first deal.
+ */
+export function renderSeats(container, { frame, clock, badges }) {
+  const table = frame.table;
+  const view = frame.view;
+  const mine = frame.seat;
+  const turn = view && !view.over ? view.turn : null;
+  const cards = [];
+  for (const index of seatOrder(table.seat_count, mine)) {
+    const info = table.seats[index];
+    const player = view && view.players ? view.players[index] : null;
+    const active = turn === index;
+    const classes = ["seat", seatColourClass(index)];
+    if (active) classes.push("is-turn");
+    if (info.empty) classes.push("is-empty");
+    if ((player && player.left) || info.left) classes.push("has-left");
+    const card = h("article", { class: classes.join(" "), "aria-label": seatLabel(info, player, active, frame) });
+    card.append(avatar(info, { active, clock }));
+    const body = h("div", { class: "seat__body" });
+    body.append(h("p", { class: "seat__name" }, info.empty ? t("empty_seat") : info.name));
+    const line = h("p", { class: "seat__line" });
+    if (player && !player.left) {
+      line.append(h("span", { class: `seat__count${player.tiles <= 3 ? " is-low" : ""}` }, h("span", { class: "mini-back", "aria-hidden": "true" }), tn("tiles", player.tiles)));
+    }
+    const total = table.match && table.match.games_played ? table.match.totals[index] : null;
+    if (total !== null && total !== undefined) line.append(h("span", { class: "seat__points" }, t("points_short", { points: total })));
+    if (active) line.append(h("span", { class: "seat__clock", "data-timer": "text" }));
+    body.append(line);
+    const badgeRow = h("p", { class: "badges" });
+    for (const badge of badges(index, info, player)) badgeRow.append(h("span", { class: `badge badge--${badge.kind}`, title: badge.title || null }, badge.text));
+    if (badgeRow.children.length) body.append(badgeRow);
+    card.append(body);
+    cards.push(card);
+  }
+  container.replaceChildren(...cards);
+}
+
+function seatLabel(info, player, active, frame) {
+  const parts = [info.empty ? t("empty_seat") : info.name];
+  if (player && !player.left) parts.push(tn("tiles", player.tiles));
+  if (active) parts.push(t("their_turn"));
+  if (player && player.opened) parts.push(t("badge_opened"));
+  if (player && player.away) parts.push(t("badge_autopilot"));
+  if ((player && player.left) || info.left) parts.push(t("badge_left"));
+  if (frame.view && frame.view.twin_seat === info.index) parts.push(t("badge_twin_title"));
+  return parts.join(", ");
+}
+
+/** Badges every game shows; a game adds its own (house: opened, twin). */
+export function commonBadges(frame, index, info, player) {
+  const badges = [];
+  if (player && player.away && !player.left) badges.push({ kind: "away", text: t("badge_autopilot") });
+  if ((player && player.left) || info.left) badges.push({ kind: "left", text: t("badge_left") });
+  return badges;
+}

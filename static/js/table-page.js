@@ -1,0 +1,301 @@
+// The table page: one connection, one clock, the players around the table, the table of the game
+// being played (house or rearrange), the waiting room before a match and the scores after each game.
+// It renders the `state` frames the server sends and sends intents; the server decides every rule.
+
+import { Connection } from "./connection.js";
+import { h } from "./dom.js";
+import { HouseTable } from "./house.js";
+import { EventLog } from "./events.js";
+import { t, tn } from "./i18n.js";
+import { RearrangeTable } from "./rearrange.js";
+import { renderResults, tickCountdowns } from "./results.js";
+import { commonBadges, renderSeats } from "./seats.js";
+import { TurnClock } from "./timer.js";
+
+const app = document.getElementById("table-app");
+const config = app.dataset;
+// A spectator's page has no rack and no player bar: the scripts get detached stand-ins.
+const byId = (id) => document.getElementById(id) || document.createElement("div");
+const els = {
+  app,
+  meta: document.getElementById("table-meta"),
+  conn: document.getElementById("conn"),
+  seats: document.getElementById("seats"),
+  felt: document.getElementById("felt"),
+  center: document.getElementById("felt-center"),
+  melds: document.getElementById("melds"),
+  status: document.getElementById("felt-status"),
+  prematch: document.getElementById("prematch"),
+  me: byId("me"),
+  meBar: byId("me-bar"),
+  autopilot: byId("autopilot"),
+  tray: byId("tray"),
+  actions: byId("actions"),
+  rack: byId("rack"),
+  rackCount: byId("rack-count"),
+  sortColour: document.getElementById("sort-colour"),
+  sortNumber: document.getElementById("sort-number"),
+  results: document.getElementById("results"),
+  toasts: document.getElementById("toasts"),
+  leave: document.getElementById("leave-button"),
+  keys: document.getElementById("keys-button"),
+  keysHelp: document.getElementById("keys-help"),
+  leaveDialog: document.getElementById("leave-dialog"),
+};
+
+const page = {
+  els,
+  clock: new TurnClock(),
+  frame: null,
+  shown: -1,
+  busy: false,
+  busyTimer: null,
+  resultsHidden: null, // the game whose score table the player closed
+  connection: null,
+
+  move(text) {
+    if (!this.frame) return;
+    if (this.busy) return;
+    const id = this.connection.nextId();
+    const sent = this.connection.send({ type: "move", move: text, version: this.shown, id });
+    if (!sent) {
+      this.toast(t("not_connected"), "error");
+      return;
+    }
+    this.pending = { id, text };
+    this.setBusy(true);
+  },
+
+  send(frame) {
+    if (!this.connection.send(frame)) this.toast(t("not_connected"), "error");
+  },
+
+  setBusy(busy, rerender = true) {
+    const changed = this.busy !== busy;
+    this.busy = busy;
+    clearTimeout(this.busyTimer);
+    if (busy) this.busyTimer = setTimeout(() => this.setBusy(false), 8000);
+    app.classList.toggle("is-busy", busy);
+    if (changed && rerender && this.frame) controller.render(this.frame);
+  },
+
+  toast(message, kind = "info") {
+    const item = h("p", { class: `toast toast--${kind}` }, message);
+    els.toasts.append(item);
+    while (els.toasts.children.length > 3) els.toasts.firstElementChild.remove();
+    setTimeout(() => item.classList.add("is-leaving"), 4500);
+    setTimeout(() => item.remove(), 5000);
+  },
+};
+
+const log = new EventLog(document.getElementById("log"));
+const initial = JSON.parse(document.getElementById("table-frame").textContent);
+const controller = initial.table.game === "tile-rummy-rearrange" ? new RearrangeTable(page) : new HouseTable(page);
+
+function render(frame) {
+  page.frame = frame;
+  page.shown = frame.version;
+  const table = frame.table;
+  const view = frame.view;
+  const game = table.current_game;
+  page.clock.set(game && view && !view.over ? game.seconds_left : null, table.turn_seconds);
+  app.dataset.status = table.status;
+  app.dataset.role = frame.seat === null ? "spectator" : "player";
+  els.meta.textContent = metaText(table);
+  log.update(frame);
+  renderSeats(els.seats, { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player) });
+  renderPrematch(frame);
+  controller.render(frame);
+  renderFeltStatus(frame);
+  const shown = renderResults(els.results, frame, {
+    rematch: () => page.send({ type: "rematch" }),
+    newMatch: () => page.send({ type: "new_match" }),
+    hide: () => {
+      page.resultsHidden = resultsKey(frame);
+      els.results.hidden = true;
+    },
+    lobbyUrl: config.lobbyUrl,
+  });
+  if (shown && page.resultsHidden === resultsKey(frame)) els.results.hidden = true;
+  if (!shown) page.resultsHidden = null;
+  els.leave.hidden = frame.seat === null || table.status === "closed";
+  const myTurn = view && !view.over && frame.seat !== null && view.turn === frame.seat;
+  document.title = (myTurn ? "● " + t("title_your_turn") + " · " : "") + config.title;
+  app.classList.toggle("is-my-turn", Boolean(myTurn));
+  page.clock.tick();
+}
+
+function resultsKey(frame) {
+  const game = frame.table.current_game;
+  return `${frame.table.status}:${game ? game.id : 0}`;
+}
+
+function badgesFor(frame, index, info, player) {
+  if (controller.badges) return controller.badges(index, info, player);
+  return commonBadges(frame, index, info, player);
+}
+
+function metaText(table) {
+  const parts = [];
+  if (table.match && table.status !== "open") {
+    const number = table.current_game ? table.current_game.number : table.match.games_played;
+    parts.push(table.match.length > 1 ? t("game_n_of_m", { n: number, m: table.match.length }) : t("single_game"));
+  } else {
+    parts.push(table.match_length > 1 ? tn("match_of_games", table.match_length) : t("single_game"));
+  }
+  parts.push(table.pace);
+  parts.push(table.rated ? t("rated") : t("unrated"));
+  if (table.private) parts.push(t("private"));
+  return parts.join(" · ");
+}
+
+function renderFeltStatus(frame) {
+  const table = frame.table;
+  const view = frame.view;
+  let text = "";
+  if (table.status === "closed") text = t("table_closed");
+  else if (frame.seat === null && view && !view.over && view.turn !== null) {
+    const seat = table.seats[view.turn];
+    text = t("watching_turn", { name: seat ? seat.name : "" });
+  }
+  els.status.textContent = text;
+  els.status.hidden = !text;
+}
+
+// -----------------------------------------------------------------------------------------------------
+// Before the match: the seats, joining, the host's start, the invite link
+
+function renderPrematch(frame) {
+  const table = frame.table;
+  const open = table.status === "open";
+  els.prematch.hidden = !open;
+  els.felt.classList.toggle("is-waiting", open);
+  if (!open) {
+    els.prematch.replaceChildren();
+    return;
+  }
+  const mine = frame.seat;
+  const isHost = mine !== null && table.seats[mine] && table.seats[mine].user_id === table.host_id;
+  const full = table.seats.every((seat) => !seat.empty);
+  const list = h("ul", { class: "waiting__seats" });
+  for (const seat of table.seats) {
+    const item = h("li", { class: `waiting__seat${seat.empty ? " is-empty" : ""}` },
+      h("span", { class: "waiting__index" }, String(seat.index + 1)),
+      h("span", { class: "waiting__name" }, seat.empty ? t("empty_seat") : seat.name));
+    if (seat.empty && mine === null) {
+      const form = h("form", { method: "post", action: config.joinUrl, class: "inline-form" },
+        h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: config.csrf }),
+        h("input", { type: "hidden", name: "seat", value: String(seat.index) }),
+        h("input", { type: "hidden", name: "invite", value: config.invite || "" }),
+        h("button", { type: "submit", class: "button button--small button--primary" }, t("sit_here")));
+      item.append(form);
+    } else if (seat.index === mine) {
+      item.append(h("span", { class: "badge badge--you" }, t("you")));
+    }
+    list.append(item);
+  }
+  const panel = h("div", { class: "waiting" },
+    h("h2", {}, t("waiting_for_players")),
+    h("p", { class: "waiting__lead" }, full ? t("waiting_all_seated") : tn("waiting_empty", table.seats.filter((seat) => seat.empty).length)),
+    list);
+  if (isHost) {
+    panel.append(h("button", {
+      type: "button",
+      class: "button button--primary button--large",
+      disabled: !full,
+      onclick: () => page.send({ type: "start" }),
+    }, t("start_match")));
+  } else if (mine !== null) {
+    panel.append(h("p", { class: "waiting__note" }, t("waiting_host")));
+  }
+  if (config.inviteUrl && mine !== null) {
+    const input = h("input", { type: "text", readonly: true, value: config.inviteUrl, class: "invite__url", id: "invite-url", "aria-label": t("invite_link") });
+    const copy = h("button", {
+      type: "button",
+      class: "button button--small",
+      onclick: async () => {
+        input.select();
+        try {
+          await navigator.clipboard.writeText(config.inviteUrl);
+        } catch (error) {
+          document.execCommand("copy");
+        }
+        copy.textContent = t("copied");
+        setTimeout(() => { copy.textContent = t("copy_link"); }, 2000);
+      },
+    }, t("copy_link"));
+    panel.append(h("div", { class: "invite" },
+      h("label", { for: "invite-url" }, table.private ? t("invite_private") : t("invite_public")),
+      h("div", { class: "invite__row" }, input, copy)));
+  }
+  if (mine === null && !config.signedIn) panel.append(h("p", { class: "waiting__note" }, t("join_as_guest")));
+  els.prematch.replaceChildren(panel);
+}
+
+// -----------------------------------------------------------------------------------------------------
+// Frames from the server
+
+function onFrame(frame) {
+  if (frame.type === "state") {
+    if (frame.version < page.shown) return;
+    page.setBusy(false, false);
+    render(frame);
+  } else if (frame.type === "ack") {
+    if (page.pending && frame.ref === page.pending.id && controller.moved) controller.moved(page.pending.text);
+    page.pending = null;
+    page.setBusy(false);
+  } else if (frame.type === "error") {
+    page.pending = null;
+    page.setBusy(false);
+    if (frame.code !== "stale") page.toast(frame.message, "error");
+  }
+}
+
+function onStatus(status) {
+  els.conn.dataset.state = status;
+  els.conn.querySelector(".conn__text").textContent = t("conn_" + status);
+  if (status === "resynced") {
+    setTimeout(() => {
+      if (els.conn.dataset.state === "resynced") onStatus("connected");
+    }, 2500);
+  }
+}
+
+page.connection = new Connection(config.ws, { onFrame, onStatus, shownVersion: () => page.shown });
+
+// -----------------------------------------------------------------------------------------------------
+// Buttons outside the game: I'm back, leave, keys
+
+els.autopilot.querySelector("button")?.addEventListener("click", () => page.send({ type: "back" }));
+els.leave.addEventListener("click", () => {
+  const playing = page.frame && page.frame.table.status === "playing";
+  els.leaveDialog.querySelector("[data-text]").textContent = playing ? t("leave_during_match") : t("leave_before_match");
+  els.leaveDialog.showModal();
+});
+els.leaveDialog.addEventListener("close", () => {
+  if (els.leaveDialog.returnValue === "leave") page.send({ type: "leave" });
+});
+els.keys.addEventListener("click", () => els.keysHelp.showModal());
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target.closest("input, select, textarea, dialog[open]")) return;
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key.toLowerCase();
+  if (key === "?") {
+    els.keysHelp.showModal();
+    event.preventDefault();
+    return;
+  }
+  if (key === "b" && page.frame && page.frame.seat !== null) {
+    const view = page.frame.view;
+    if (view && view.players && view.players[page.frame.seat] && view.players[page.frame.seat].away) page.send({ type: "back" });
+    return;
+  }
+  if (controller.shortcut && controller.shortcut(key, event)) event.preventDefault();
+});
+
+setInterval(tickCountdowns, 500);
+
+render(initial);
+page.connection.start();
