@@ -16,6 +16,7 @@ from apps.engine.game import is_available
 #: own registry, so a game whose engine is still being written does not break the other pages.
 _BUILDERS: dict[str, str] = {
     "tile-rummy": "apps.catalog.examples.house:house_examples",
+    "tile-rummy-rearrange": "apps.catalog.examples.rearrange:rearrange_examples",
 }
 
 
