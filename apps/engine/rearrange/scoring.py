@@ -1,0 +1,74 @@
+"""Scoring of the Rearrange game (SPEC 4 "End of a game and scoring", from `004_*`). Every game sums to 0.
+
+- Someone empties the rack ("Rummy"): each loser scores minus its rack total; the winner the plus of them.
+- The pool ran out and everyone still in passed in a row: the lowest rack total wins (ties: fewer tiles;
+  still tied: the winners share the plus equally, any odd points going to the earlier seats). Each loser
+  scores minus (its total - the winner's total); the winner(s) the plus of them.
+- Rack totals are face values; a joker left on a rack counts 30.
+- A seat that left scores 0 for the game (its rack left with it); so does everyone in a game that ended
+  because fewer than two players were left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from apps.engine.game import GameResult, ScoreLine, SeatScore
+from apps.engine.rearrange.melds import rack_value
+from apps.engine.rearrange.state import RearrangeState
+from apps.engine.tiles import TileId, tile_of
+
+
+def rack_total(rack: Iterable[TileId]) -> int:
+    return sum(rack_value(tile_of(tile)) for tile in rack)
+
+
+def _tiles(count: int) -> str:
+    return f"{count} tile" + ("" if count == 1 else "s")
+
+
+def _winners(state: RearrangeState) -> tuple[int, ...]:
+    """Who won the game (several: a shared win at the end of the pool); () when nobody did."""
+    if state.end == "out" and state.out is not None:
+        return (state.out,)
+    if state.end != "pile":
+        return ()
+    players = state.in_play
+    best = min((rack_total(state.racks[seat]), len(state.racks[seat])) for seat in players)
+    return tuple(seat for seat in players if (rack_total(state.racks[seat]), len(state.racks[seat])) == best)
+
+
+def score(state: RearrangeState) -> GameResult:
+    """Every seat's score once the game is over (before that, and for seats that left: 0)."""
+    winners = _winners(state)
+    lines: dict[int, list[ScoreLine]] = {seat: [] for seat in range(state.seats)}
+    plus = 0
+    if winners:
+        base = rack_total(state.racks[winners[0]]) if state.end == "pile" else 0
+        for seat in state.in_play:
+            if seat in winners:
+                continue
+            rack = state.racks[seat]
+            owed = rack_total(rack) - base
+            if state.end == "pile":
+                label = f"Rack total {rack_total(rack)} minus the winner's {base}"
+            else:
+                label = f"Rack total {rack_total(rack)}"
+            lines[seat].append(ScoreLine("rack", label, -owed, _tiles(len(rack))))
+            plus += owed
+        share, odd = divmod(plus, len(winners))
+        for index, seat in enumerate(sorted(winners)):
+            won = share + (1 if index < odd else 0)
+            label = "Won: the losers' points" if len(winners) == 1 else f"Shared win ({len(winners)} players): the losers' points"
+            lines[seat].append(ScoreLine("won", label, won))
+    for seat in range(state.seats):
+        if state.left[seat]:
+            lines[seat] = [ScoreLine("left", "Left the game", 0)]
+        elif not lines[seat]:
+            lines[seat] = [ScoreLine("none", "No score this game", 0)]
+    seats = tuple(
+        SeatScore(seat, tuple(lines[seat]), sum(line.points for line in lines[seat]), state.left[seat])
+        for seat in range(state.seats)
+    )
+    winner = winners[0] if len(winners) == 1 else None
+    return GameResult(state.end or "", winner, seats)

@@ -1,0 +1,297 @@
+"""The state of a Rearrange game: an immutable value (tuples throughout), its deal with the start
+ceremony, and its JSON form.
+
+Tiles are physical ids (0-105, tiles.py) wherever the engine keeps them; faces are for notation and views.
+
+The start ceremony (SPEC 4 "Deal and order"): every seat in play draws a tile; a joker does not count
+and that seat draws again at once; the highest number starts; seats tied for the highest draw again, in
+a new round. The tiles go back and everything is reshuffled before the deal. The ceremony's draws are
+part of the deal (and so of the game record): `ceremony[round]` lists `(seat, tile)` in drawing order.
+Later games of a match rotate the start instead: their ceremony is empty.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from apps.engine.errors import InvalidMove
+from apps.engine.game import JSON
+from apps.engine.tiles import TILE_COUNT, TileId, full_set, tile_of
+
+HAND = 14
+
+Draws = tuple[tuple[int, TileId], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RearrangeState:
+    """Everything about one Rearrange game. `pool[0]` is the next tile drawn. `table` holds the sets in
+    table order (physical ids). `passed[seat]`: the seat passed (drew on an empty pool) since the last
+    turn that was not a pass; when every seat still in has, the game is over. `gone` holds the racks of
+    seats that left (out of play, kept so every one of the 106 tiles stays accounted for)."""
+
+    seats: int
+    starter: int
+    ceremony: tuple[Draws, ...]
+    racks: tuple[tuple[TileId, ...], ...]
+    pool: tuple[TileId, ...]
+    table: tuple[tuple[TileId, ...], ...] = ()
+    opened: tuple[bool, ...] = ()
+    turn: int = 0
+    turn_no: int = 0
+    passed: tuple[bool, ...] = ()
+    left: tuple[bool, ...] = ()
+    away: tuple[bool, ...] = ()
+    gone: tuple[TileId, ...] = ()
+    out: int | None = None
+    end: str | None = None  # "out" | "pile" | "left" once over
+
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    @property
+    def in_play(self) -> tuple[int, ...]:
+        return tuple(seat for seat in range(self.seats) if not self.left[seat])
+
+    def all_tiles(self) -> list[TileId]:
+        """Every physical tile, wherever it is (tile conservation: always the 106 ids once each)."""
+        tiles = [*self.pool, *self.gone]
+        for rack in self.racks:
+            tiles.extend(rack)
+        for meld in self.table:
+            tiles.extend(meld)
+        return tiles
+
+
+# --- the start ceremony ------------------------------------------------------------------------------------
+
+
+def start_ceremony(playing: Sequence[int], rng: random.Random) -> tuple[tuple[Draws, ...], int]:
+    """Draw for the start with `rng`: the rounds of draws and the seat that starts."""
+    tiles = full_set()
+    rng.shuffle(tiles)
+    at = 0
+    rounds: list[Draws] = []
+    contenders = list(playing)
+    while True:
+        draws: list[tuple[int, TileId]] = []
+        drawn: dict[int, int] = {}
+        for seat in contenders:
+            while seat not in drawn:
+                if at == len(tiles):  # (practically never) the tiles go back and are reshuffled
+                    tiles = full_set()
+                    rng.shuffle(tiles)
+                    at = 0
+                tile = tiles[at]
+                at += 1
+                draws.append((seat, tile))
+                number = tile_of(tile).number
+                if number is not None:
+                    drawn[seat] = number
+        rounds.append(tuple(draws))
+        highest = max(drawn.values())
+        contenders = [seat for seat in contenders if drawn[seat] == highest]
+        if len(contenders) == 1:
+            return tuple(rounds), contenders[0]
+
+
+def ceremony_starter(rounds: Sequence[Draws], playing: Sequence[int]) -> int:
+    """The seat a recorded ceremony makes the starter (checked: every contender draws until it has a
+    number, nobody else draws, and the last round has one highest number)."""
+    contenders = list(playing)
+    if not rounds:
+        raise InvalidMove("A start ceremony has at least one round of draws")
+    for index, draws in enumerate(rounds):
+        if not contenders:
+            raise InvalidMove("The start ceremony goes on after its starter was found")
+        drawn: dict[int, int] = {}
+        for seat, tile in draws:
+            if seat not in contenders or seat in drawn:
+                raise InvalidMove(f"Round {index + 1} of the start ceremony: seat {seat} may not draw now")
+            number = tile_of(tile).number
+            if number is not None:
+                drawn[seat] = number
+        if set(drawn) != set(contenders):
+            raise InvalidMove(f"Round {index + 1} of the start ceremony: every contender draws until it has a number")
+        highest = max(drawn.values())
+        contenders = [seat for seat in contenders if drawn[seat] == highest]
+        if len(contenders) == 1 and index < len(rounds) - 1:
+            contenders = []
+    if len(contenders) != 1:
+        raise InvalidMove("The start ceremony ends with a tie: the tied seats must draw again")
+    return contenders[0]
+
+
+# --- the deal ------------------------------------------------------------------------------------------------
+
+
+def _playing(seats: int, absent: Collection[int]) -> list[int]:
+    if not 2 <= seats <= 4:
+        raise InvalidMove(f"Tile Rummy: Rearrange is played by 2, 3 or 4 players, not {seats}")
+    if any(not 0 <= seat < seats for seat in absent):
+        raise InvalidMove(f"Absent seats {sorted(absent)} are not all seats of a {seats}-seat table")
+    playing = [seat for seat in range(seats) if seat not in absent]
+    if len(playing) < 2:
+        raise InvalidMove("A game needs at least two players")
+    return playing
+
+
+def deal(seats: int, rng: random.Random, starter: int | None, absent: Collection[int] = ()) -> RearrangeState:
+    """The start ceremony (unless `starter` is given: a later game of a match), then a fresh shuffle and
+    14 tiles to each seat in play; the rest is the pool."""
+    absent_seats = frozenset(absent)
+    playing = _playing(seats, absent_seats)
+    ceremony: tuple[Draws, ...] = ()
+    if starter is None:
+        ceremony, starter = start_ceremony(playing, rng)
+    elif starter not in playing:
+        raise InvalidMove(f"Seat {starter} cannot start: it is not in the game")
+    tiles = full_set()
+    rng.shuffle(tiles)
+    racks: list[tuple[TileId, ...]] = []
+    at = 0
+    for seat in range(seats):
+        size = 0 if seat in absent_seats else HAND
+        racks.append(tuple(sorted(tiles[at : at + size])))
+        at += size
+    return from_deal_parts(seats, starter, ceremony, racks, tiles[at:], absent_seats)
+
+
+def from_deal_parts(
+    seats: int,
+    starter: int,
+    ceremony: Sequence[Draws],
+    racks: Sequence[Sequence[TileId]],
+    pool: Sequence[TileId],
+    absent: Collection[int] = (),
+) -> RearrangeState:
+    """The freshly dealt state, checked: the ceremony's starter, every tile once, the right rack sizes."""
+    playing = _playing(seats, absent)
+    if len(racks) != seats:
+        raise InvalidMove(f"A deal has one rack per seat: got {len(racks)} for {seats} seats")
+    if starter not in playing:
+        raise InvalidMove(f"Seat {starter} cannot start this deal")
+    if ceremony and ceremony_starter(ceremony, playing) != starter:
+        raise InvalidMove(f"The start ceremony makes seat {ceremony_starter(ceremony, playing)} the starter, not {starter}")
+    rack_tuples = tuple(tuple(sorted(rack)) for rack in racks)
+    for seat, rack in enumerate(rack_tuples):
+        expected = HAND if seat in playing else 0
+        if len(rack) != expected:
+            raise InvalidMove(f"Seat {seat} must be dealt {expected} tiles, not {len(rack)}")
+    every = list(pool)
+    for rack in rack_tuples:
+        every.extend(rack)
+    if sorted(every) != list(range(TILE_COUNT)):
+        raise InvalidMove("A deal must hold each of the 106 tiles exactly once")
+    return RearrangeState(
+        seats=seats,
+        starter=starter,
+        ceremony=tuple(tuple(draws) for draws in ceremony),
+        racks=rack_tuples,
+        pool=tuple(pool),
+        opened=(False,) * seats,
+        passed=(False,) * seats,
+        turn=starter,
+        left=tuple(seat not in playing for seat in range(seats)),
+        away=(False,) * seats,
+    )
+
+
+def _ceremony_json(ceremony: Sequence[Draws]) -> list[list[list[int]]]:
+    return [[[seat, tile] for seat, tile in draws] for draws in ceremony]
+
+
+def _ceremony_from(value: Any) -> tuple[Draws, ...]:
+    return tuple(tuple((int(seat), _id(tile)) for seat, tile in draws) for draws in value)
+
+
+def deal_to_dict(state: RearrangeState) -> JSON:
+    if state.turn_no or state.table or state.gone:
+        raise InvalidMove("Only a freshly dealt game has a deal to record")
+    return {
+        "seats": state.seats,
+        "starter": state.starter,
+        "ceremony": _ceremony_json(state.ceremony),
+        "racks": [list(rack) for rack in state.racks],
+        "pool": list(state.pool),
+        "absent": [seat for seat in range(state.seats) if state.left[seat]],
+    }
+
+
+def deal_from_dict(data: Mapping[str, Any]) -> RearrangeState:
+    try:
+        return from_deal_parts(
+            int(data["seats"]),
+            int(data["starter"]),
+            _ceremony_from(data.get("ceremony", [])),
+            [_ids(rack) for rack in data["racks"]],
+            _ids(data["pool"]),
+            frozenset(int(seat) for seat in data.get("absent", [])),
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise InvalidMove(f"Not a deal of Tile Rummy: Rearrange: {error}") from None
+
+
+def _id(value: Any) -> TileId:
+    tile = int(value)
+    if not 0 <= tile < TILE_COUNT:
+        raise InvalidMove(f"Tile ids go from 0 to 105, not {tile}")
+    return tile
+
+
+def _ids(values: Any) -> tuple[TileId, ...]:
+    return tuple(_id(value) for value in values)
+
+
+def _seat_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def state_to_dict(state: RearrangeState) -> JSON:
+    return {
+        "seats": state.seats,
+        "starter": state.starter,
+        "ceremony": _ceremony_json(state.ceremony),
+        "racks": [list(rack) for rack in state.racks],
+        "pool": list(state.pool),
+        "table": [list(meld) for meld in state.table],
+        "opened": list(state.opened),
+        "turn": state.turn,
+        "turn_no": state.turn_no,
+        "passed": list(state.passed),
+        "left": list(state.left),
+        "away": list(state.away),
+        "gone": list(state.gone),
+        "out": state.out,
+        "end": state.end,
+    }
+
+
+def state_from_dict(data: Mapping[str, Any]) -> RearrangeState:
+    try:
+        state = RearrangeState(
+            seats=int(data["seats"]),
+            starter=int(data["starter"]),
+            ceremony=_ceremony_from(data["ceremony"]),
+            racks=tuple(_ids(rack) for rack in data["racks"]),
+            pool=_ids(data["pool"]),
+            table=tuple(_ids(meld) for meld in data["table"]),
+            opened=tuple(bool(flag) for flag in data["opened"]),
+            turn=int(data["turn"]),
+            turn_no=int(data["turn_no"]),
+            passed=tuple(bool(flag) for flag in data["passed"]),
+            left=tuple(bool(flag) for flag in data["left"]),
+            away=tuple(bool(flag) for flag in data["away"]),
+            gone=_ids(data["gone"]),
+            out=_seat_or_none(data["out"]),
+            end=None if data["end"] is None else str(data["end"]),
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise InvalidMove(f"Not a Tile Rummy: Rearrange state: {error}") from None
+    if sorted(state.all_tiles()) != list(range(TILE_COUNT)):
+        raise InvalidMove("Not a Tile Rummy: Rearrange state: it must hold each of the 106 tiles exactly once")
+    return state
