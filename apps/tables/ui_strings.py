@@ -203,7 +203,7 @@ def table_strings() -> dict[str, object]:
         "log_laid_off": _("%(name)s laid off %(tiles)s."),
         "log_joker": _("%(name)s took a joker from the table."),
         "log_discarded": _("%(name)s discarded %(tile)s."),
-        "log_took_discard": _("%(name)s took the last discard, %(tile)s."),
+        "log_took_discard": _("%(name)s took the last discard, %(tile)s, into %(tiles)s."),
         "log_left": _("%(name)s left the game."),
         "log_autopilot": _("%(name)s is on autopilot."),
         "log_back": _("%(name)s is back."),

@@ -44,14 +44,19 @@ function diff(before, after) {
   }
   const mover = a.turn;
   const name = (seat) => names[seat] || "";
-  // Tiles laid: new melds (and an opening), tiles laid off, jokers taken.
+  const took = b.discards && a.discards && b.discards.length < a.discards.length ? a.discards[a.discards.length - 1] : null;
+  if (b.discards && a.discards && b.discards.length > a.discards.length) {
+    lines.push({ seat: mover, text: t("log_discarded", { name: name(mover), tile: tileName(b.discards[b.discards.length - 1]) }) });
+  }
+  // Tiles laid: new melds (and an opening, or the last discard taken into one), tiles laid off, jokers taken.
   const opened = (b.players || []).filter((player, seat) => player.opened && a.players[seat] && !a.players[seat].opened);
   const newMelds = b.melds.slice(a.melds.length);
   if (newMelds.length) {
     const owner = newMelds[0].owner;
     const points = newMelds.reduce((sum, meld) => sum + meld.points, 0);
     const tiles = newMelds.map((meld) => tileNames(meld.tiles)).join(" | ");
-    if (opened.some((player) => player.seat === owner)) lines.push({ seat: owner, text: t("log_opened", { name: name(owner), points, tiles }) });
+    if (took) lines.push({ seat: owner, text: t("log_took_discard", { name: name(owner), tile: tileName(took), tiles }) });
+    else if (opened.some((player) => player.seat === owner)) lines.push({ seat: owner, text: t("log_opened", { name: name(owner), points, tiles }) });
     else lines.push({ seat: owner, text: t("log_laid", { name: name(owner), tiles }) });
   }
   for (const meld of b.melds.slice(0, a.melds.length)) {
@@ -65,13 +70,6 @@ function diff(before, after) {
       const added = [...meld.tiles];
       for (const face of old.tiles) added.splice(added.indexOf(face), 1);
       lines.push({ seat: mover, text: t("log_laid_off", { name: name(mover), tiles: tileNames(added) }) });
-    }
-  }
-  if (b.discards && a.discards) {
-    if (b.discards.length > a.discards.length) {
-      lines.push({ seat: mover, text: t("log_discarded", { name: name(mover), tile: tileName(b.discards[b.discards.length - 1]) }) });
-    } else if (b.discards.length < a.discards.length) {
-      lines.push({ seat: mover, text: t("log_took_discard", { name: name(mover), tile: tileName(a.discards[a.discards.length - 1]) }) });
     }
   }
   (b.players || []).forEach((player, seat) => {

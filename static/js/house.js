@@ -67,6 +67,7 @@ export class HouseTable {
   }
 
   render(frame) {
+    const hadFocus = this.els.me.contains(document.activeElement);
     this.frame = frame;
     const view = frame.view;
     const game = frame.table.current_game;
@@ -85,6 +86,8 @@ export class HouseTable {
     this.renderMelds();
     this.renderMe();
     this.renderControls();
+    // The button a keyboard player pressed may be gone (the tray after the opening): back to the rack.
+    if (hadFocus && !this.els.me.contains(document.activeElement)) this.rack.focusCurrent();
   }
 
   keepTrayInRack() {
@@ -399,7 +402,7 @@ export class HouseTable {
     if (focusKey) {
       const again = this.els.actions.querySelector(`[data-key="${focusKey}"]`);
       if (again && !again.disabled) again.focus({ preventScroll: true });
-      else if (again) this.els.actions.querySelector("button:not([disabled])")?.focus({ preventScroll: true });
+      else this.rack.focusCurrent();
     }
     this.rack.setEnabled(true);
   }
@@ -476,8 +479,10 @@ export class HouseTable {
       return left.splice(at, 1)[0];
     });
     this.tray.push({ ids: ordered, faces });
+    const hadFocus = this.els.me.contains(document.activeElement);
     this.rack.hide(ordered);
     this.renderControls();
+    if (hadFocus) this.rack.focusCurrent();
   }
 
   removeFromTray(index) {

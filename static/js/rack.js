@@ -203,6 +203,12 @@ export class Rack {
     if (this.countElement) this.countElement.textContent = tn("tiles", visible.length);
   }
 
+  /** Put the keyboard focus back on the rack (its current tile). */
+  focusCurrent() {
+    this.render();
+    if (this.focusId !== null) this.elements.get(this.focusId)?.focus({ preventScroll: true });
+  }
+
   focusTile(id) {
     this.focusId = id;
     this.render();

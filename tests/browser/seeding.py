@@ -1,0 +1,106 @@
+"""TEST-ONLY HOOK: a table with a seeded deal, for the browser tests that need a known position (the
+keyboard test needs an opening on the first turn). Never imported by the site.
+
+It runs in its own process against the site's database (`python -m tests.browser.seeding ...` with the
+site's environment): it opens a table through the services as usual, then replaces the freshly dealt
+game with a deal from a seeded generator in which seat 0 starts and can open at once. That replacement
+writes game state outside `apps.tables.services`, which only a test may do. The site's worker never saw
+the first deal's due action (it was queued in this process), so nothing acts on it.
+
+Prints the new table's id.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+from datetime import timedelta
+
+
+def _setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
+    import django
+
+    django.setup()
+
+
+def house_opening_seed(max_tiles: int = 9) -> int:
+    """The first seed whose deal gives the starter (seat 0) an opening of at most `max_tiles` tiles."""
+    from apps.engine.game import get_rules
+    from apps.engine.house.helpers import find_opening, rack_faces
+
+    rules = get_rules("tile-rummy")
+    for seed in range(1, 5000):
+        state = rules.new_game(2, random.Random(seed), starter=0)
+        opening = find_opening(rack_faces(state, 0))
+        if opening is not None and sum(len(meld.tiles) for meld in opening) <= max_tiles:
+            return seed
+    raise RuntimeError("no seed found")
+
+
+def midgame_position() -> object:
+    """Seat 0 opened on an earlier turn and is to draw; the bot just discarded r9 (takeable with r7 r8);
+    k12 lays off on k9 k10 k11; b11 takes the joker of b10 J b12."""
+    from apps.engine.house.positions import position
+
+    return position(
+        racks=["r7 r8 k12 b11 y2 y5 k3 b6 r13 y13", "y9 y10 k1 k2 b2 r3 r4 y7 b8 k5"],
+        melds=[(0, "r1 r2 r3 r4"), (1, "k9 k10 k11"), (1, "b10 J b12")],
+        discards="y12 r9",
+        discard_open=True,
+        turn=0,
+        phase="draw",
+        opened=[0, 1],
+        indicator="k7",
+        pile_size=40,
+    )
+
+
+def seeded_house_table(host_id: int, seed: int | None = None, state: object = None) -> int:
+    from django.db import transaction
+    from django.utils import timezone
+
+    from apps.accounts.models import User
+    from apps.engine.game import get_rules
+    from apps.tables import services
+    from apps.tables.models import Game, Table
+
+    host = User.objects.get(pk=host_id)
+    table = services.table_open(host=host, game="tile-rummy", seat_count=2, turn_seconds=60, bots=["hard"])
+    services.table_start(table_id=table.pk, by=host)
+    rules = get_rules("tile-rummy")
+    if state is None:
+        state = rules.new_game(2, random.Random(seed), starter=0)
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        game = Game.objects.select_for_update().get(pk=table.current_game_id)
+        now = timezone.now()
+        game.state = rules.to_dict(state)
+        if seed is not None:  # a position mid-game has no deal of its own: its record is not replayable
+            game.deal = rules.deal_of(state)
+        game.deadline = now + timedelta(seconds=table.turn_seconds)
+        game.save()
+        table.due_action, table.due_at = Table.Due.TIMEOUT, game.deadline
+        table.version += 1
+        table.save()
+    return table.pk
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("what", choices=["house-opening", "house-midgame"])
+    parser.add_argument("--host-of-table", type=int, required=True, help="the host of this table hosts the new one")
+    args = parser.parse_args()
+    _setup()
+    from apps.tables.models import Table
+
+    host_id = Table.objects.values_list("host_id", flat=True).get(pk=args.host_of_table)
+    if args.what == "house-opening":
+        print(seeded_house_table(host_id, seed=house_opening_seed()))
+    else:
+        print(seeded_house_table(host_id, state=midgame_position()))
+
+
+if __name__ == "__main__":
+    main()

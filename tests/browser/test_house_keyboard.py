@@ -1,0 +1,98 @@
+"""The house game by keyboard alone, and what a spectator sees: a seeded deal (tests/browser/seeding.py,
+a test-only hook) gives the player an opening on the first turn."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.browser.conftest import PHONE, ROOT, screenshot
+from tests.browser.keys import FOCUS_IN_RACK, focus_rack, press_button, select_tiles
+
+
+def seeded_table(site, page, what: str = "house-opening") -> str:  # type: ignore[no-untyped-def]
+    """Play now (to be a guest player), then a table with a seeded deal (or position) for that player."""
+    page.goto("/")
+    page.get_by_role("button", name="Play now").click()
+    page.wait_for_url("**/t/*/")
+    first = page.url.rstrip("/").rsplit("/", 1)[-1]
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.browser.seeding", what, "--host-of-table", first],
+        env=site.env, cwd=ROOT, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    return f"/t/{done.stdout.strip().splitlines()[-1]}/"
+
+
+def rack_faces(page) -> list[str]:  # type: ignore[no-untyped-def]
+    return page.locator("#rack .tile").evaluate_all("tiles => tiles.map(t => t.dataset.face)")
+
+
+def test_with_the_keyboard_alone_a_player_selects_lays_an_opening_and_discards(site, new_page):
+    page = new_page()
+    url = seeded_table(site, page)
+    page.goto(url)
+    page.locator("#rack .tile").first.wait_for()
+    assert sorted(rack_faces(page)) == sorted(
+        ["r1", "r8", "r12", "r13", "y8", "b1", "b6", "b6", "b8", "b9", "b11", "b13", "k1", "k6", "k13"]
+    )
+
+    focus_rack(page)
+    select_tiles(page, ["r1", "r12", "r13"])
+    assert page.locator('#rack .tile[aria-pressed="true"]').count() == 3
+    press_button(page, "Add to opening")
+    page.wait_for_function(FOCUS_IN_RACK)
+    select_tiles(page, ["r8", "y8", "b8"])
+    press_button(page, "Add to opening")
+    tray = page.locator("#tray")
+    # The tray arranged the run the way it goes on the table (a 1 after 13) and counts the opening.
+    assert tray.locator(".tray__meld").first.locator(".tile").evaluate_all("ts => ts.map(t => t.dataset.face)") == ["r12", "r13", "r1"]
+    assert "45 points" in tray.locator(".tray__total").inner_text()
+    screenshot(page, "house-opening-tray")
+
+    page.wait_for_function(FOCUS_IN_RACK)
+    press_button(page, "Lay the opening")
+    page.locator("#me-bar .badge--opened").wait_for()
+    assert page.locator("#melds .meld").count() == 2
+    assert len(rack_faces(page)) == 9
+
+    page.wait_for_function(FOCUS_IN_RACK)
+    select_tiles(page, ["k13"])
+    press_button(page, "Discard")
+    page.locator("#felt-center .spot--discard .tile[data-face='k13']").wait_for()
+    assert "k13" not in rack_faces(page)
+
+
+def test_a_spectator_never_sees_a_rack_and_a_reload_restores_the_same_view(site, new_page):
+    player = new_page()
+    url = seeded_table(site, player)
+    player.goto(url)
+    player.locator("#rack .tile").first.wait_for()
+    player.locator(".rack-head").get_by_role("button", name="By number").click()
+
+    watcher = new_page(PHONE)
+    watcher.goto(url)
+    watcher.locator("#seats .seat").nth(1).wait_for()
+    assert watcher.locator("#rack").count() == 0
+    assert watcher.locator(".tile--rack, #me").count() == 0
+    assert watcher.locator("#seats .seat").count() == 2
+    assert watcher.locator("#felt-center .pile__count").inner_text() == player.locator("#felt-center .pile__count").inner_text()
+    screenshot(watcher, "house-table-spectator-phone")
+
+    # The player's view survives a reload as it was, rack order included (it is their turn: nothing moves).
+    before = {
+        "rack": rack_faces(player),
+        "pile": player.locator("#felt-center .pile__count").inner_text(),
+        "indicator": player.locator("#felt-center .spot--indicator .tile").get_attribute("aria-label"),
+        "status": player.locator("#me-bar .me__status").inner_text(),
+    }
+    player.reload()
+    player.locator("#rack .tile").first.wait_for()
+    after = {
+        "rack": rack_faces(player),
+        "pile": player.locator("#felt-center .pile__count").inner_text(),
+        "indicator": player.locator("#felt-center .spot--indicator .tile").get_attribute("aria-label"),
+        "status": player.locator("#me-bar .me__status").inner_text(),
+    }
+    assert after == before
+    screenshot(player, "house-table-start-desktop")

@@ -1,0 +1,61 @@
+"""The house game's moves by pointer: take the last discard, lay off by dragging onto a meld, take a
+joker (select, then the joker), reorder the rack by dragging, discard by dropping on the discard spot.
+The position comes from the test-only hook in tests/browser/seeding.py."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import screenshot
+from tests.browser.test_house_keyboard import rack_faces, seeded_table
+
+
+def meld_faces(page, index: int) -> list[str]:  # type: ignore[no-untyped-def]
+    return page.locator(f'#melds .meld[data-meld="{index}"] .tile').evaluate_all("ts => ts.map(t => t.dataset.face)")
+
+
+def wait_meld(page, index: int, faces: list[str]) -> None:  # type: ignore[no-untyped-def]
+    page.wait_for_function(
+        "([i, want]) => { const m = document.querySelector(`#melds .meld[data-meld='${i}']`);"
+        " return m && JSON.stringify([...m.querySelectorAll('.tile')].map(t => t.dataset.face)) === JSON.stringify(want); }",
+        arg=[index, faces],
+    )
+
+
+def click_rack(page, face: str) -> None:  # type: ignore[no-untyped-def]
+    page.locator(f'#rack .tile[data-face="{face}"][aria-pressed="false"]').first.click()
+
+
+def test_take_the_discard_lay_off_by_drag_take_a_joker_reorder_and_discard_by_drop(site, new_page):
+    page = new_page()
+    page.goto(seeded_table(site, page, "house-midgame"))
+    page.locator("#rack .tile").first.wait_for()
+    assert page.locator("#me-bar .me__status").inner_text().startswith("Your turn: draw a tile, or take")
+
+    # The last discard, red 9, goes into a new meld with red 7 and red 8.
+    page.get_by_role("button", name="Take the last discard, red 9, into a new meld").click()
+    click_rack(page, "r7")
+    click_rack(page, "r8")
+    assert "worth 15 points" in page.locator("#actions .actions__hint").inner_text()
+    page.locator("#actions").get_by_role("button", name="Lay with the discard").click()
+    wait_meld(page, 3, ["r7", "r8", "r9"])
+
+    # Black 12 dragged onto black 9-10-11.
+    page.locator('#rack .tile[data-face="k12"]').drag_to(page.locator('#melds .meld[data-meld="1"]'))
+    wait_meld(page, 1, ["k9", "k10", "k11", "k12"])
+
+    # Blue 11 selected, then the joker that stands for it: the joker comes to the rack.
+    click_rack(page, "b11")
+    page.get_by_role("button", name="joker, standing for blue 11").click()
+    wait_meld(page, 2, ["b10", "b11", "b12"])
+    assert "J" in rack_faces(page)
+
+    # The joker dragged to the front of the rack.
+    first = page.locator("#rack .tile").first
+    page.locator('#rack .tile[data-face="J"]').drag_to(first, target_position={"x": 3, "y": 10})
+    assert rack_faces(page)[0] == "J"
+    screenshot(page, "house-table-midgame")
+
+    # Yellow 2 dropped on the discard spot ends the turn.
+    page.locator('#rack .tile[data-face="y2"]').drag_to(page.locator("#felt-center .spot--discard"))
+    page.locator("#felt-center .spot--discard .tile[data-face='y2']").wait_for()
+    assert "y2" not in rack_faces(page)
+    page.wait_for_function("() => !document.getElementById('table-app').classList.contains('is-my-turn')")
