@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from apps.engine.bots.house_plan import (
@@ -33,7 +33,7 @@ from apps.engine.bots.house_plan import (
 from apps.engine.bots.house_view import SeatView, public_state
 from apps.engine.game import JSON, Draw, Move
 from apps.engine.house.helpers import joker_takes, lay_off_spots, take_discard_moves
-from apps.engine.house.melds import Meld, rack_penalty
+from apps.engine.house.melds import Meld, MeldKind, opening_check, rack_penalty, read_meld
 from apps.engine.house.moves import Discard, Lay, LayOff, TakeDiscard
 from apps.engine.house.state import Phase
 from apps.engine.tiles import COLOURS, JOKER, Tile
@@ -107,7 +107,13 @@ class HardWeights:
     penalty_closed: float = 0.3  # before opening, high tiles help reach 45
     fits_table: float = 40.0  # a tile that can be laid off next turn
     feed: float = 1.0  # what feeding the next player a meld costs, in tiles placed (times the chance)
+    hold_back: int = 0  # hold the opening back while nobody has opened or holds this few tiles (0: never)
+    bank: bool = True  # once open, keep new complete melds on the rack until going out
+    bank_opening: bool = True  # ... and open with the fewest melds that open
+    bank_until: int = 0  # ... unless another player holds this few tiles
     lookahead: bool = True  # once open, discard by the tiles expected to be placed next turn
+    lookahead_candidates: int = 4  # ... trying this many discards (the least worth keeping)
+    take_factor: float = 1.0  # a tile that completes a kept pair may also come as the last discard
     out_bonus: float = 3.0  # in that look-ahead, going out next turn counts as this many more tiles
     protect_melds: bool = True  # before opening, never break a complete meld of the best partition
 
@@ -127,7 +133,8 @@ class HardHouseBot:
             openings = [part for part in partitions_now if part.opens]
             if openings:
                 opening = max(openings, key=lambda part: (part.tiles, part.points))
-                return Lay(tuple(meld.tiles for meld in opening.melds))
+                if self._opens_now(seat, opening):
+                    return Lay(tuple(meld.tiles for meld in self._opening_melds(seat, opening)))
             candidates: Sequence[Tile] = seat.rack
             if self.weights.protect_melds:
                 richest = max(partitions_now, key=lambda part: (part.points, part.has_run, part.tiles))
@@ -138,13 +145,62 @@ class HardHouseBot:
             if takes:
                 return takes[0]
         plan = best_plan(seat.rack, seat.table, may_lay_off=seat.opened_before)
+        banked: Faces = ()
+        if plan.melds and self._banks(seat, plan):
+            # Keep the complete melds on the rack (they go down on the turn it goes out): no new places
+            # on the table for the others to lay off. Lay off only the other tiles.
+            banked = tuple(tile for meld in plan.melds for tile in meld.tiles)
+            rest = list(seat.rack)
+            for tile in banked:
+                rest.remove(tile)
+            lay_offs, left = greedy_lay_offs(seat.table, rest, keep=1) if seat.opened_before else ([], tuple(rest))
+            plan = Plan((), tuple(lay_offs), left)
         if plan.melds:
             return Lay(tuple(meld.tiles for meld in plan.melds))
         if plan.lay_offs:
             return plan.lay_offs[0]
         if self.weights.lookahead and len(seat.rack) > 1:
-            return Discard(self._discard_by_lookahead(seat, plan.left))
+            return Discard(self._discard_by_lookahead(seat, plan.left, banked))
         return Discard(self._discard(seat, plan.left))
+
+    def _banks(self, seat: SeatView, plan: Plan) -> bool:
+        """Whether to keep the plan's new melds on the rack this turn: not when they take it out, nor when
+        another player runs low on tiles (then every tile on the rack costs points)."""
+        if not self.weights.bank or len(plan.left) <= 1 or seat.pile < 6:
+            return False
+        return min(seat.tiles[other] for other in seat.next_seats()) > self.weights.bank_until
+
+    def _opening_melds(self, seat: SeatView, opening: Partition) -> tuple[Meld, ...]:
+        """The melds to open with: all of them when that goes out; when banking, the fewest that open,
+        leaving the others the fewest places to lay off."""
+        if not self.weights.bank or not self.weights.bank_opening or len(opening.rest) <= 1:
+            return opening.melds
+        unseen = unseen_counts([*seat.rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
+        best: tuple[tuple[int, int, int], tuple[Meld, ...]] | None = None
+        melds = opening.melds
+        for mask in range(1, 1 << len(melds)):
+            chosen = tuple(meld for index, meld in enumerate(melds) if mask >> index & 1)
+            check = opening_check(chosen)
+            if not check.qualifies:
+                continue
+            spots = sum(unseen[face] for face in _spot_faces([meld.tiles for meld in chosen]))
+            key = (spots, sum(len(meld.tiles) for meld in chosen), -check.points)
+            if best is None or key < best[0]:
+                best = (key, chosen)
+        return opening.melds if best is None else best[1]
+
+    def _opens_now(self, seat: SeatView, opening: Partition) -> bool:
+        """Hold the opening back while it is safe (nobody else has opened, nobody is running low, the
+        opening would leave many tiles); open when others run low on tiles."""
+        hold = self.weights.hold_back
+        if not hold:
+            return True
+        others = [other for other in seat.next_seats()]
+        if any(seat.opened[other] for other in others):
+            return True
+        if min(seat.tiles[other] for other in others) <= hold:
+            return True
+        return len(seat.rack) - opening.tiles <= 3 or seat.pile < 20
 
     # -- drawing ---------------------------------------------------------------------------------------
 
@@ -175,8 +231,9 @@ class HardHouseBot:
 
     # -- discarding -----------------------------------------------------------------------------------
 
-    def _discard_by_lookahead(self, seat: SeatView, left: Sequence[Tile]) -> Tile:
-        """Once open: keep the tiles that place the most next turn, over every tile it may draw."""
+    def _discard_by_lookahead(self, seat: SeatView, left: Sequence[Tile], banked: Sequence[Tile] = ()) -> Tile:
+        """Once open: keep the tiles that place the most next turn, over every tile it may draw (the few
+        tiles least worth keeping by `_keep_value` are the candidates)."""
         candidates = sorted({tile for tile in left if not tile.is_joker}, key=lambda tile: tile.key)
         if not candidates:
             return left[0]
@@ -184,10 +241,12 @@ class HardHouseBot:
             return candidates[0]
         unseen = unseen_counts([*seat.rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
         hidden = max(1, sum(unseen.values()))
+        keep_value = self._keep_value(seat, unseen, hidden)
+        candidates = sorted(candidates, key=keep_value)[: self.weights.lookahead_candidates]
         fits_table = [face for face in unseen if lay_off_spots(seat.table, face)]
         best: tuple[float, float, Tile] | None = None
         for tile in candidates:
-            kept = list(left)
+            kept = [*banked, *left]
             kept.remove(tile)
             value = self._expected_placed(kept, seat.table, unseen, hidden, fits_table)
             value -= self.weights.feed * self._feed(seat, tile, unseen, hidden)
@@ -209,43 +268,49 @@ class HardHouseBot:
         self, kept: Sequence[Tile], table: Sequence[Faces], unseen: Counter[Tile], hidden: int, fits_table: Sequence[Tile]
     ) -> float:
         """The tiles of `kept` plus one drawn tile that the next turn places, on average over the draw."""
-        size = len(kept) + 1
-
         def value(plan: Plan) -> float:
             return plan.placed + (self.weights.out_bonus if len(plan.left) <= 1 else 0.0)
 
         # A draw that helps nothing is discarded: the kept tiles alone, all of them may go.
-        plain = value(best_plan(kept, table, may_lay_off=True, keep=0))
-        plain = min(plain, size - 1 + self.weights.out_bonus)
+        plain_plan = best_plan(kept, table, may_lay_off=True, keep=0)
+        plain_placed = plain_plan.placed
+        plain = value(plain_plan)
+        has_joker = JOKER in kept
         relevant: set[Tile] = set(fits_table)
         relevant.add(JOKER)
-        for i, a in enumerate(kept):
-            for b in kept[i + 1 :]:
-                relevant.update(completions(a, b))
         if JOKER in kept:
             relevant.update(face for a in kept if not a.is_joker for face in _partners(a))
+        completing: set[Tile] = set()
+        for i, a in enumerate(kept):
+            for b in kept[i + 1 :]:
+                completing.update(completions(a, b))
+        relevant.update(completing)
+        # A drawn tile that fits the table and has nothing to do with the kept tiles just goes down too.
+        alone = min(plain_placed + 1, len(kept))
+        fits_alone = alone + (self.weights.out_bonus if alone == len(kept) else 0.0)
         total = 0.0
         chance_left = 1.0
         for face in relevant:
             if not unseen[face]:
                 continue
             chance = unseen[face] / hidden
+            if face in completing:
+                chance *= self.weights.take_factor
             chance_left -= chance
-            total += chance * value(best_plan([*kept, face], table, may_lay_off=True))
+            if face in completing or face.is_joker or has_joker or _near(face, kept):
+                total += chance * value(best_plan([*kept, face], table, may_lay_off=True))
+            else:
+                total += chance * fits_alone
         return total + max(0.0, chance_left) * plain
 
-    def _discard(self, seat: SeatView, candidates: Sequence[Tile]) -> Tile:
+    def _keep_value(self, seat: SeatView, unseen: Counter[Tile], hidden: int) -> Callable[[Tile], float]:
+        """A quick measure of how much a rack tile is worth keeping: the hidden tiles that would complete a
+        partial meld with it, a sure lay-off next turn, its penalty (once open) or its opening value (before),
+        and the chance the next player could take it."""
         rack = seat.rack
-        if len(rack) == 1:
-            return rack[0]
-        pool = [tile for tile in candidates if not tile.is_joker] or [tile for tile in rack if not tile.is_joker]
-        if not pool:
-            return rack[0]
         weights = self.weights
-        unseen = unseen_counts([*rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
         counts = Counter(rack)
         opened = seat.has_opened
-        hidden = max(1, sum(unseen.values()))
         fitting: set[Tile] = set()
         if opened:
             lay_offs, left = greedy_lay_offs(seat.table, rack, keep=0)
@@ -259,10 +324,48 @@ class HardHouseBot:
                     value += weights.fits_table
             else:
                 value += rack_penalty(tile) * weights.penalty_closed
-            value += 20 * weights.feed * self._feed(seat, tile, unseen, hidden)
-            return value
+            return value + 20 * weights.feed * self._feed(seat, tile, unseen, hidden)
 
+        return keep_value
+
+    def _discard(self, seat: SeatView, candidates: Sequence[Tile]) -> Tile:
+        rack = seat.rack
+        if len(rack) == 1:
+            return rack[0]
+        pool = [tile for tile in candidates if not tile.is_joker] or [tile for tile in rack if not tile.is_joker]
+        if not pool:
+            return rack[0]
+        unseen = unseen_counts([*rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
+        keep_value = self._keep_value(seat, unseen, max(1, sum(unseen.values())))
         return min(pool, key=lambda tile: (keep_value(tile), -rack_penalty(tile), -(tile.number or 0), tile.key))
+
+
+def _near(face: Tile, tiles: Sequence[Tile]) -> bool:
+    """Whether `face` could share a meld with one of `tiles` (same number, or same colour within two)."""
+    for tile in tiles:
+        if tile.number == face.number:
+            return True
+        if tile.colour is face.colour and tile.number is not None and face.number is not None:
+            gap = abs(tile.number - face.number)
+            if gap <= 2 or gap >= 11:
+                return True
+    return False
+
+
+def _spot_faces(melds: Sequence[Faces]) -> set[Tile]:
+    """The faces that could be laid off on these melds."""
+    faces: set[Tile] = set()
+    for meld in melds:
+        read = read_meld(meld)
+        if read.kind is MeldKind.SET:
+            faces.update(Tile(colour, read.start) for colour in COLOURS if Tile(colour, read.start) not in meld)
+        else:
+            assert read.colour is not None
+            if read.start > 1:
+                faces.add(Tile(read.colour, read.start - 1))
+            if read.end < 14:
+                faces.add(Tile(read.colour, read.end + 1 if read.end < 13 else 1))
+    return faces
 
 
 def _feed_chance(tile: Tile, unseen: Counter[Tile], share: float) -> float:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from apps.engine.house.helpers import lay_off_spots, melds_from_rack
 from apps.engine.house.melds import OPENING_MINIMUM, Meld, MeldKind, rack_penalty, read_meld
@@ -58,6 +59,11 @@ class Partition:
 def partitions(rack: Sequence[Tile], *, limit: int = 3000, keep: int = 1) -> list[Partition]:
     """Every maximal choice of disjoint melds from the rack that leaves at least `keep` tiles (to discard),
     found by a depth-first search over `melds_from_rack` (at most `limit` steps; longest melds first)."""
+    return list(_partitions(sorted_faces(rack), limit, keep))
+
+
+@lru_cache(maxsize=4096)
+def _partitions(rack: Faces, limit: int, keep: int) -> tuple[Partition, ...]:
     candidates = sorted(melds_from_rack(rack), key=lambda meld: (-len(meld.tiles), -meld.points))
     counts = Counter(rack)
     total = len(rack)
@@ -92,8 +98,8 @@ def partitions(rack: Sequence[Tile], *, limit: int = 3000, keep: int = 1) -> lis
 
     search(0, 0)
     if not found:
-        found.append(Partition((), sorted_faces(rack)))
-    return found
+        found.append(Partition((), rack))
+    return tuple(found)
 
 
 # --- lay-offs ----------------------------------------------------------------------------------------------
