@@ -1,7 +1,8 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
-    verbose_name = "Accounts"
+    verbose_name = _("Players")
     name = "apps.accounts"
     label = "accounts"
