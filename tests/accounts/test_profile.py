@@ -72,3 +72,9 @@ def test_the_record_link_helper_gives_nothing_for_a_view_that_does_not_exist():
     from apps.accounts.profile import optional_url
 
     assert optional_url("tables:no_such_view", 1) == ""
+
+
+def test_a_signed_in_player_finds_their_profile_in_the_header(client):
+    client.force_login(make_user("ana"))
+    html = client.get(reverse("catalog:index")).content.decode()
+    assert f'class="site-nav__user" href="{profile_url("ana")}"' in html
