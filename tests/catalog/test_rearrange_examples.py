@@ -41,6 +41,13 @@ def test_every_rearrange_example_agrees_with_the_engine(rearrange_rules):
     assert {ex.opens for ex in examples.openings} == {True, False}
 
 
+def test_both_ends_of_a_game_are_scored_by_the_engine_and_sum_to_zero(rearrange_rules):
+    examples = rearrange.rearrange_examples()
+    for end in (examples.rummy, examples.pool_out):
+        assert sum(end.example.totals) == 0
+        assert [sum(row.points[seat] for row in end.example.rows) for seat in range(len(end.racks))] == end.example.totals
+
+
 def test_the_tiles_a_play_took_from_the_rack_are_marked(rearrange_rules):
     split = next(ex for ex in rearrange.rearrange_examples().plays if len(ex.before[0]) == 5)
     marks = [[tile.from_rack for tile in meld] for meld in split.after]
@@ -50,4 +57,4 @@ def test_the_tiles_a_play_took_from_the_rack_are_marked(rearrange_rules):
 def test_the_rearrange_rules_page_shows_the_examples(client, rearrange_rules):
     html = client.get(reverse("catalog:rules", args=["tile-rummy-rearrange"])).content.decode()
     assert "End turn accepted" in html and "End turn refused" in html and "36 points" in html
-    assert "from the rack" in html
+    assert "from the rack" in html and "Rummy" in html and "<strong>+59</strong>" in html

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from apps.engine.game import MeldCheck, get_rules
+from apps.engine.game import GameResult, MeldCheck, get_rules
 from apps.engine.tiles import Colour, Tile, parse_tiles
 
 COLOUR_NAMES: dict[Colour, Promise] = {
@@ -113,6 +113,31 @@ class ScoreRow:
     label: str
     points: list[int]  # one per player
     factor_row: bool = False
+
+
+def scoring_rows(
+    result: GameResult,
+    labels: dict[str, Promise],
+    *,
+    row_of: dict[str, str] | None = None,
+    factor_keys: frozenset[str] = frozenset(),
+) -> list[ScoreRow]:
+    """The score lines of every seat as rows (one column per seat), in the engine's order. `labels` puts
+    the engine's line keys in our words; `row_of` merges keys into one row (a player has one or the
+    other); a key with no label still shows, under the engine's own label, so no line is ever hidden."""
+    row_of = row_of or {}
+    order: list[str] = []
+    cells: dict[str, list[int]] = {}
+    names: dict[str, str] = {}
+    for seat in result.seats:
+        for line in seat.lines:
+            row = row_of.get(line.key, line.key)
+            if row not in cells:
+                order.append(row)
+                cells[row] = [0] * len(result.seats)
+                names[row] = str(labels.get(row, line.label))
+            cells[row][seat.seat] += line.points
+    return [ScoreRow(names[row], cells[row], row in factor_keys) for row in order]
 
 
 @dataclass(frozen=True)

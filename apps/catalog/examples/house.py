@@ -17,13 +17,12 @@ from apps.catalog.examples.common import (
     MeldClaim,
     MeldExample,
     OpeningExample,
-    ScoreRow,
     ScoringExample,
     TileView,
     meld_examples,
+    scoring_rows,
     tile_views,
 )
-from apps.engine.game import GameResult
 from apps.engine.house.helpers import jokers_on_table, opening_of
 from apps.engine.house.melds import rack_penalty
 from apps.engine.house.positions import position
@@ -74,6 +73,7 @@ UNOPENED_RACK_COST = 65
 # Score lines by the engine's keys, in our words. "rack" and "unopened" share a row: a player has one or
 # the other. A key missing here still shows, under the engine's own label.
 ROW_OF = {"unopened": "rack"}
+FACTOR_ROWS = frozenset({"joker_out", "double"})
 ROW_LABELS: dict[str, Promise] = {
     "table": _("Tiles put on the table"),
     "jokers": _("Jokers played first (+50 each)"),
@@ -178,28 +178,10 @@ def finished_game(indicator: str) -> HouseState:
     )
 
 
-def scoring_rows(result: GameResult) -> list[ScoreRow]:
-    """The score lines of every seat as rows (one column per seat), in the engine's order."""
-    order: list[str] = []
-    cells: dict[str, list[int]] = {}
-    labels: dict[str, str] = {}
-    factors: set[str] = set()
-    for seat in result.seats:
-        for line in seat.lines:
-            row = ROW_OF.get(line.key, line.key)
-            if row not in cells:
-                order.append(row)
-                cells[row] = [0] * len(result.seats)
-                labels[row] = str(ROW_LABELS.get(row, line.label))
-            cells[row][seat.seat] += line.points
-            if line.key in ("joker_out", "double"):
-                factors.add(row)
-    return [ScoreRow(labels[row], cells[row], row in factors) for row in order]
-
-
 def scoring_example(state: HouseState, claim: list[int]) -> ScoringExample:
     result = score(state)
-    return ScoringExample(list(PLAYERS), scoring_rows(result), list(result.scores), claim)
+    rows = scoring_rows(result, ROW_LABELS, row_of=ROW_OF, factor_keys=FACTOR_ROWS)
+    return ScoringExample(list(PLAYERS), rows, list(result.scores), claim)
 
 
 def house_examples() -> HouseExamples:

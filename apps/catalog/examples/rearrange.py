@@ -1,7 +1,8 @@
 """Worked examples of the Rearrange game's rules page (`tile-rummy-rearrange`), computed by the engine.
 
 Sets go through `get_rules("tile-rummy-rearrange").meld_check`; openings and rebuilt tables through
-`rearrange.validate.check_play`, the very check the server makes when a player presses End turn.
+`rearrange.validate.check_play`, the very check the server makes when a player presses End turn; the
+two scored ends of a game through `rearrange.scoring.score`, the function the tables use.
 """
 
 from __future__ import annotations
@@ -17,15 +18,19 @@ from apps.catalog.examples.common import (
     MeldClaim,
     MeldExample,
     OpeningExample,
+    ScoringExample,
     TileView,
     meld_examples,
+    scoring_rows,
     tile_view,
     tile_views,
 )
 from apps.engine.errors import EngineError
 from apps.engine.game import get_rules
+from apps.engine.rearrange.scoring import score
+from apps.engine.rearrange.state import RearrangeState
 from apps.engine.rearrange.validate import check_play
-from apps.engine.tiles import Tile, parse_melds, parse_tiles
+from apps.engine.tiles import Tile, ids_of, parse_melds, parse_tiles
 
 SLUG = "tile-rummy-rearrange"
 RUN, SET = "run", "set"
@@ -159,15 +164,81 @@ def play_examples() -> list[PlayExample]:
     return examples
 
 
+# Two ends of a game, scored by the engine. Names are a story, not accounts.
+PLAYERS = ("Ana", "Ben", "Cleo", "Dan")
+# Dan empties his rack; the others still hold these tiles (Cleo a joker, worth 30).
+RUMMY_RACKS = ("r3 r4", "y12 k1", "b9 J", "")
+RUMMY_TOTALS = [-7, -13, -39, 59]
+# The pool ran out and all three passed in a row: Ana's rack is the lowest.
+POOL_RACKS = ("k2 b3", "r6 y1 b1", "k10 r11")
+POOL_TOTALS = [19, -3, -16]
+
+SCORE_LABELS: dict[str, Promise] = {
+    "rack": _("Tiles left on the rack"),
+    "won": _("Winner: what the others lost"),
+}
+POOL_SCORE_LABELS: dict[str, Promise] = {
+    "rack": _("Rack minus the winner's rack"),
+    "won": _("Winner: what the others lost"),
+}
+
+
+@dataclass(frozen=True)
+class ScoredEnd:
+    example: ScoringExample
+    racks: list[tuple[str, list[TileView]]]
+
+
+def finished_game(racks: Sequence[str], end: str, out: int | None) -> RearrangeState:
+    """A game that has just ended with these racks (only what scoring reads is filled in)."""
+    allocate = Counter[Tile]()
+    rack_ids = []
+    for text in racks:
+        ids = []
+        for tile in parse_tiles(text):
+            ids.append(ids_of(tile)[allocate[tile]])  # the first free copy of the face
+            allocate[tile] += 1
+        rack_ids.append(tuple(ids))
+    seats = len(racks)
+    return RearrangeState(
+        seats=seats,
+        starter=0,
+        ceremony=(),
+        racks=tuple(rack_ids),
+        pool=(),
+        opened=(True,) * seats,
+        passed=(end == "pile",) * seats,
+        left=(False,) * seats,
+        away=(False,) * seats,
+        out=out,
+        end=end,
+    )
+
+
+def scored_end(racks: Sequence[str], end: str, out: int | None, labels: dict[str, Promise], claim: list[int]) -> ScoredEnd:
+    result = score(finished_game(racks, end, out))
+    names = list(PLAYERS[: len(racks)])
+    example = ScoringExample(names, scoring_rows(result, labels), list(result.scores), claim)
+    return ScoredEnd(example, [(name, tile_views(parse_tiles(rack))) for name, rack in zip(names, racks, strict=True)])
+
+
 @dataclass(frozen=True)
 class RearrangeExamples:
     melds: list[MeldExample]
     openings: list[OpeningExample]
     plays: list[PlayExample]
+    rummy: ScoredEnd
+    pool_out: ScoredEnd
 
-    def all_examples(self) -> list[MeldExample | OpeningExample | PlayExample]:
-        return [*self.melds, *self.openings, *self.plays]
+    def all_examples(self) -> list[MeldExample | OpeningExample | PlayExample | ScoringExample]:
+        return [*self.melds, *self.openings, *self.plays, self.rummy.example, self.pool_out.example]
 
 
 def rearrange_examples() -> RearrangeExamples:
-    return RearrangeExamples(meld_examples(SLUG, MELDS), opening_examples(), play_examples())
+    return RearrangeExamples(
+        melds=meld_examples(SLUG, MELDS),
+        openings=opening_examples(),
+        plays=play_examples(),
+        rummy=scored_end(RUMMY_RACKS, "out", 3, SCORE_LABELS, RUMMY_TOTALS),
+        pool_out=scored_end(POOL_RACKS, "pile", None, POOL_SCORE_LABELS, POOL_TOTALS),
+    )
