@@ -11,7 +11,10 @@ from apps.engine.bots import BOT_LEVELS, get_bot
 from apps.engine.errors import InvalidMove
 from apps.engine.game import JSON, Move
 from apps.engine.house import RULES
-from apps.engine.house.state import HouseState
+from apps.engine.house.moves import Discard, LayOff, TakeDiscard, TakeJoker
+from apps.engine.house.positions import position
+from apps.engine.house.state import HouseState, Phase
+from apps.engine.tiles import Tile
 
 
 def play_game(levels: list[str], seed: int) -> tuple[HouseState, list[tuple[int, str]]]:
@@ -59,3 +62,52 @@ def test_a_bot_is_given_a_view_with_no_other_rack_and_no_pile() -> None:
     assert all(set(player) >= {"tiles"} and "rack" not in player for player in view["players"])
     move = get_bot("tile-rummy", "easy").next_move(view, random.Random(0))
     RULES.apply(state, state.turn, move)
+
+
+def hard_turn(state: HouseState) -> tuple[HouseState, list[str]]:
+    """Let the Hard bot play the rest of its turn (one call per move, from a fresh view each time)."""
+    seat = state.turn
+    bot = get_bot("tile-rummy", "hard")
+    moves: list[str] = []
+    while RULES.to_move(state) == seat and len(moves) < 20:
+        move = bot.next_move(RULES.view_for(state, seat), random.Random(0))
+        state = RULES.apply(state, seat, move)
+        moves.append(str(move))
+        if isinstance(move, Discard):
+            break
+    return state, moves
+
+
+def test_hard_goes_out_by_discarding_its_joker_for_double_points() -> None:
+    state = position(["J r8 k12", "r1 r2 b5 b9 k3 k4 y11"], melds=[(1, "r5 r6 r7"), (1, "k9 k10 k11")], opened=[0, 1])
+    after, moves = hard_turn(state)
+    assert moves[-1] == "discard J"
+    assert after.out == 0 and after.out_by_joker
+
+
+def test_hard_takes_a_joker_it_holds_the_tile_for_and_goes_out_with_it() -> None:
+    state = position(["r6 y2", "r1 r2 b5 b9 k3 k4 y11"], melds=[(1, "r5 J r7"), (1, "y3 y4 y5")], opened=[0, 1])
+    after, moves = hard_turn(state)
+    assert moves[0] == str(TakeJoker(0, (Tile.parse("r6"),)))
+    assert after.out == 0 and after.out_by_joker
+
+
+def test_hard_takes_the_last_discard_into_a_new_meld() -> None:
+    state = position(
+        ["b7 b8 k2 y13 r4", "r1 r2 b5 b9 k3 k4 y11"],
+        melds=[(1, "r9 r10 r11")],
+        discards="b9",
+        discard_open=True,
+        phase=Phase.DRAW,
+        opened=[0, 1],
+    )
+    after, moves = hard_turn(state)
+    assert moves[0] == str(TakeDiscard(tuple(Tile.parse(face) for face in ("b7", "b8", "b9"))))
+    assert len(after.racks[0]) == 2
+
+
+def test_hard_lays_off_what_fits_before_discarding() -> None:
+    state = position(["r8 k12 y3", "r1 r2 b5 b9 k3 k4 y11"], melds=[(1, "r5 r6 r7")], opened=[0, 1])
+    after, moves = hard_turn(state)
+    assert moves[0] == str(LayOff(0, (), (Tile.parse("r8"),)))
+    assert len(after.racks[0]) == 1

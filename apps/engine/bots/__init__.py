@@ -39,6 +39,7 @@ _BOTS: dict[tuple[str, str], str] = {
     ("tile-rummy", "easy"): "apps.engine.bots.house_easy:EasyHouseBot",
     ("tile-rummy", "hard"): "apps.engine.bots.house_hard:HardHouseBot",
     ("tile-rummy-rearrange", "easy"): "apps.engine.bots.rearrange_easy:EasyRearrangeBot",
+    ("tile-rummy-rearrange", "hard"): "apps.engine.bots.rearrange_hard:HardRearrangeBot",
     ("tile-rummy-rearrange", "greedy"): "apps.engine.bots.rearrange_greedy:GreedyRearrangeBot",
 }
 

@@ -1,0 +1,118 @@
+"""The Hard bot of the Rearrange game (SPEC 7, issue 5): the exact solver's plays, played with a plan.
+
+Placing the most tiles every turn (the Greedy bot) spends every playable tile at once, and then draws on
+every turn where nothing new fits: each draw is one more tile to get rid of. Hard keeps a small reserve
+instead:
+
+- It goes out whenever the solver can place its whole rack.
+- Otherwise it plays the solver's best play while holding back up to `reserve` tiles that the new table
+  will still take next turn (checked with the solver): jokers first (they fit almost anywhere, and keep
+  for the end), then the highest tiles. A turn with a reserve never has to draw; a smaller table also
+  gives the other players less to rebuild with.
+- It opens with the fewest of its opening sets that reach 30; the other sets stay on the rack, where they
+  are a reserve that always fits.
+- When another player runs low on tiles, it stops holding back (tiles left on the rack count against it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from apps.engine.bots.rearrange_view import Faces, RearrangeSeatView
+from apps.engine.game import JSON, Draw, Move
+from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld
+from apps.engine.rearrange.moves import Play
+from apps.engine.solver import TILE_WEIGHT, Solution, solve, solve_opening
+from apps.engine.tiles import COLOURS, JOKER, Tile
+
+
+@dataclass(frozen=True, slots=True)
+class RearrangeWeights:
+    reserve: int = 2  # tiles held back from the best play, when the new table still takes them
+    tries: int = 4  # solver calls spent looking for them
+    dump_below: int = 4  # no reserve once another player holds this few tiles
+    small_opening: bool = True  # open with the fewest sets that reach 30
+    joker_weight: int = 1030  # what placing a joker is worth to the solver (1000 a tile): below 0 keeps it
+    edge_weight: int = 0  # extra worth of placing a tile that fits few sets later (1, 2, 12, 13)
+
+
+class HardRearrangeBot:
+    level = "hard"
+
+    def __init__(self, weights: RearrangeWeights | None = None) -> None:
+        self.weights = weights or RearrangeWeights()
+
+    def next_move(self, view: JSON, rng: random.Random) -> Move:
+        seat = RearrangeSeatView.of(view)
+        if not seat.has_opened:
+            opening = solve_opening(seat.rack, seat.table)
+            if opening is None:
+                return Draw()
+            return Play(self._opening_table(seat, opening))
+        full = solve(seat.table, seat.rack)
+        if full is None:
+            return Draw()
+        if len(full.placed) == len(seat.rack) or self._threatened(seat):
+            return Play(full.table)
+        weights = self._weights()
+        if weights:
+            planned = solve(seat.table, seat.rack, weights=weights)
+            if planned is None:
+                return Draw()
+            full = planned
+        if not self.weights.reserve:
+            return Play(full.table)
+        return Play(self._with_reserve(seat, full).table)
+
+    def _weights(self) -> dict[Tile, int]:
+        """The solver's objective for an ordinary turn (empty: its default, the most tiles)."""
+        chosen = self.weights
+        if chosen.joker_weight == 1030 and not chosen.edge_weight:
+            return {}
+        weights = {JOKER: chosen.joker_weight}
+        for colour in COLOURS:
+            for number in range(1, 14):
+                edge = chosen.edge_weight * (2 if number in (1, 13) else 1 if number in (2, 12) else 0)
+                weights[Tile(colour, number)] = TILE_WEIGHT + number + edge
+        return weights
+
+    def _threatened(self, seat: RearrangeSeatView) -> bool:
+        return any(seat.tiles[other] <= self.weights.dump_below for other in seat.others())
+
+    def _with_reserve(self, seat: RearrangeSeatView, full: Solution) -> Solution:
+        """The best play that still holds back up to `reserve` of the tiles `full` places, each of which the
+        new table takes next turn."""
+        kept: list[Tile] = []
+        best = full
+        order = sorted(set(full.placed), key=lambda tile: (not tile.is_joker, -rack_value(tile), tile.key))
+        for tile in order[: self.weights.tries]:
+            if len(kept) >= self.weights.reserve:
+                break
+            trial = [*kept, tile]
+            play = solve(seat.table, seat.rack, keep=trial)
+            if play is None or len(play.placed) < len(full.placed) - len(trial):
+                continue  # holding it back would cost other tiles too
+            later = solve(play.table, trial)
+            if later is None or len(later.placed) < len(trial):
+                continue
+            kept, best = trial, play
+        return best
+
+    def _opening_table(self, seat: RearrangeSeatView, opening: Solution) -> tuple[Faces, ...]:
+        """The opening's table with only the fewest new sets that reach 30 (the rest stay on the rack)."""
+        new_sets = opening.table[len(seat.table) :]
+        if not self.weights.small_opening or len(new_sets) <= 1 or len(opening.placed) == len(seat.rack):
+            return opening.table
+        best: tuple[tuple[int, int], Sequence[Faces]] | None = None
+        for size in range(1, len(new_sets) + 1):
+            for chosen in combinations(new_sets, size):
+                points = sum(read_meld(meld).points for meld in chosen)
+                if points < OPENING_MINIMUM:
+                    continue
+                key = (sum(len(meld) for meld in chosen), -points)
+                if best is None or key < best[0]:
+                    best = (key, chosen)
+        return opening.table if best is None else (*seat.table, *best[1])
