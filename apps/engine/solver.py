@@ -42,13 +42,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations, permutations, product
 from typing import NamedTuple
 
 from apps.engine.errors import InvalidMove
-from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld
+from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld, try_read_meld
 from apps.engine.tiles import COLOURS, JOKER, Tile
 
 __all__ = ["Solution", "default_weight", "solve", "solve_opening"]
@@ -378,6 +378,20 @@ class _Problem:
     weight: list[int]  # by face key (52: joker)
     opening: bool
     minimum: int
+    hold_jokers: bool = True  # prune plays that spend a rack joker for nothing (see `_drop_spent_jokers`)
+    allow_freed: bool = True  # may table jokers be freed (off: a quick first search for a lower bound)
+
+    def freeable(self, joker: _TableJoker) -> bool:
+        """Can this table joker be freed: is a tile it stands for on the rack?"""
+        return self.allow_freed and any(self.rack[key // 13][key % 13 + 1] for key in joker.faces)
+
+    def reachable(self) -> int:
+        """The score of placing every rack tile (an upper bound; weights below 0 count 0)."""
+        total = max(self.weight[52], 0) * self.rack_jokers
+        for colour in range(4):
+            for number in range(1, 14):
+                total += max(self.weight[colour * 13 + number - 1], 0) * self.rack[colour][number]
+        return total
 
 
 class _Step(NamedTuple):
@@ -394,9 +408,20 @@ def _subsets(mask: int, size: int) -> list[int]:
     return [sum(1 << bit for bit in chosen) for chosen in combinations(_bits(mask), size)]
 
 
-def _search(problem: _Problem) -> tuple[int, list[_Step]] | None:
-    """The best final state's value and the steps that reach it, or None if no legal table exists."""
+def _search(problem: _Problem, budget: int | None) -> tuple[int, list[_Step], int] | None:
+    """The best final state's value, the steps that reach it and the rack jokers left in hand (to add to
+    the finished table), or None if no legal table exists.
+
+    `budget` (None: no limit) prunes every state that has already left more than that much weight of
+    numbered rack tiles unplaced: the best play survives when it leaves at most `budget` in all."""
     table, rack = problem.table, problem.rack
+    weight = problem.weight
+    floors: list[int] = []
+    passed = 0
+    for number in range(1, 14):
+        for colour in range(4):
+            passed += max(weight[colour * 13 + number - 1], 0) * rack[colour][number]
+            floors.append(-(1 << 62) if budget is None else passed - budget)
     real = [[table[colour][number] + rack[colour][number] for number in range(16)] for colour in range(4)]
     kept_here = [[0] * 14 for _ in range(4)]
     freed_here = [[0] * 14 for _ in range(4)]
@@ -413,8 +438,7 @@ def _search(problem: _Problem) -> tuple[int, list[_Step]] | None:
         freed = 0
         for index, (joker, is_freed) in enumerate(zip(problem.table_jokers, fates, strict=True)):
             if is_freed:
-                rack_has = any(rack[key // 13][key % 13 + 1] for key in joker.faces)
-                if not rack_has:
+                if not problem.freeable(joker):
                     break
                 pend |= 1 << (2 * index + 1)
                 freed += 1
@@ -425,9 +449,10 @@ def _search(problem: _Problem) -> tuple[int, list[_Step]] | None:
             starts[state] = 0
     layers: list[dict[int, tuple[int, object]]] = []
     current = starts
-    weight = problem.weight
     joker_weight = weight[52]
     opening = problem.opening
+    # A joker kept in hand can be added to the finished table at the end (`_add_jokers`): worth `held`.
+    held = max(joker_weight, 0) if problem.rack_jokers and problem.hold_jokers else 0
     for number in range(1, 14):
         for colour in range(4):
             shift = colour * DESC_BITS
@@ -440,30 +465,43 @@ def _search(problem: _Problem) -> tuple[int, list[_Step]] | None:
             real2 = real[colour][number + 2]
             kept_mask = kept_here[colour][number]
             freed_mask = freed_here[colour][number]
+            floor = floors[(number - 1) * 4 + colour]
+            rest = tuple(real[other][number] for other in range(colour + 1, 4))
             options: dict[int, list[tuple[int, int, object]]] = {}
+            unpooled: dict[int, list[tuple[int, int, object]]] = {}
             following: dict[int, int] = {}
             back: dict[int, tuple[int, object]] = {}
             for state, value in current.items():
                 extra = state >> X_SHIFT & X_MASK
-                key = (state >> shift & DESC_MASK) | extra << DESC_BITS
+                pool = state >> ACC_SHIFT & ACC_MASK
+                key = (state >> shift & DESC_MASK) | extra << DESC_BITS | pool << (DESC_BITS + X_BITS)
                 moves = options.get(key)
                 if moves is None:
-                    moves = _moves(
-                        key, extra, shift, pool_shift, on_table, on_rack, real1, real2, kept_mask, freed_mask,
-                        face_weight, joker_weight, number if opening else 0,
-                    )
+                    small = key & ((1 << (DESC_BITS + X_BITS)) - 1)
+                    every = unpooled.get(small)
+                    if every is None:
+                        every = _moves(
+                            small, extra, shift, pool_shift, on_table, on_rack, real1, real2, kept_mask, freed_mask,
+                            face_weight, joker_weight, number if opening else 0,
+                        )
+                        unpooled[small] = every
+                    moves = _pooled(every, pool, colour, rest, extra)
                     options[key] = moves
                 for delta, gain, info in moves:
                     after = state + delta
                     if opening and after >> PTS_SHIFT > problem.minimum:
                         after = (after & LOW_MASK) | problem.minimum << PTS_SHIFT
                     total = value + gain
+                    if total < floor:
+                        continue
                     best = following.get(after)
                     if best is None or total > best:
                         following[after] = total
                         back[after] = (state, info)
             layers.append(back)
             current = following
+            if held:
+                _drop_spent_jokers(current, held)
         # The group step of this number.
         following = {}
         back = {}
@@ -489,9 +527,12 @@ def _search(problem: _Problem) -> tuple[int, list[_Step]] | None:
                     back[after] = (state, info)
         layers.append(back)
         current = following
+        if held:
+            _drop_spent_jokers(current, held)
     best_state = None
     best_value = 0
     for state, value in current.items():
+        value += held * (state >> JL_SHIFT & 3)
         if not all(_may_end(code) for colour in range(4) for code in _DESCS[state >> colour * DESC_BITS & DESC_MASK]):
             continue
         if state >> FL_SHIFT & 3 or state >> PEND_SHIFT & 15:
@@ -511,7 +552,22 @@ def _search(problem: _Problem) -> tuple[int, list[_Step]] | None:
             state, info = layers[index][state]
             steps.append(_Step(colour, number, info))
     steps.reverse()
-    return best_value, steps
+    return best_value, steps, (best_state >> JL_SHIFT & 3) if held else 0
+
+
+def _drop_spent_jokers(layer: dict[int, int], held: int) -> None:
+    """Dominance: a state that still holds a rack joker can do whatever the same state without it does,
+    and add the joker to the table at the end. So a state that spent a joker and gained no more than a
+    held joker is worth is dropped; what survives are the jokers that let more tiles onto the table."""
+    one = 1 << JL_SHIFT
+    spent = [
+        state
+        for state, value in layer.items()
+        if (layer.get(state + one, -(1 << 62)) + held >= value)
+        or (state >> JL_SHIFT & 3 == 0 and layer.get(state + 2 * one, -(1 << 62)) + 2 * held >= value)
+    ]
+    for state in spent:
+        del layer[state]
 
 
 def _moves(
@@ -558,6 +614,36 @@ def _moves(
                 delta = base - ((kept_clear | freed_clear) << PEND_SHIFT)
                 moves.append((delta, gain, option))
     return moves
+
+
+def _pooled(
+    moves: list[tuple[int, int, object]], pool: int, colour: int, rest: tuple[int, ...], extra: int
+) -> list[tuple[int, int, object]]:
+    """The moves whose share of the number's group pool can still become legal groups (see `_pool_possible`)."""
+    counts = tuple(sum(pool >> (ACC_BITS * other + 2 * part) & 3 for part in range(3)) for other in range(colour))
+    jokers = (extra & 3) + (extra >> 2 & 3) + bin(extra >> 4 & 0b0101).count("1")
+    kept: list[tuple[int, int, object]] = []
+    for move in moves:
+        option = move[2]
+        assert isinstance(option, CellOption)
+        if _pool_possible((*counts, sum(option.pool)), rest, jokers):
+            kept.append(move)
+    return kept
+
+
+@cache
+def _pool_possible(counts: tuple[int, ...], rest: tuple[int, ...], jokers: int) -> bool:
+    """Can a number's group pool, with `counts` tiles per colour so far, still split into groups, when the
+    colours after can add at most `rest` tiles each and there are at most `jokers` jokers? (A quick
+    necessary condition; the group step checks exactly.)"""
+    total = sum(counts)
+    if not total:
+        return True
+    for groups in range(max(max(counts), 1), 4):
+        more = sum(min(most, groups) for most in rest) + jokers
+        if total <= 4 * groups and total + more >= 3 * groups:
+            return True
+    return False
 
 
 def _group_moves(state: int, lone_ok: bool, joker_weight: int, points: int) -> list[tuple[int, int, object]]:
@@ -615,6 +701,26 @@ def _build(steps: list[_Step]) -> tuple[tuple[Faces, ...], Faces]:
         runs.extend(colour_runs)
     runs.sort(key=_run_order)
     return tuple(tuple(run) for run in runs) + tuple(groups), tuple(sorted(placed, key=lambda tile: tile.key))
+
+
+def _add_jokers(table: tuple[Faces, ...], jokers: int) -> tuple[Faces, ...] | None:
+    """The table with `jokers` more jokers added to its sets (a run's end, else its start; a group of 3),
+    or None when they do not fit."""
+    sets = [tuple(faces) for faces in table]
+    for _ in range(jokers):
+        for index, faces in enumerate(sets):
+            kind = read_meld(faces).kind
+            for candidate in ((*faces, JOKER), (JOKER, *faces)):
+                grown = try_read_meld(candidate)
+                if grown is not None and grown.kind is kind:  # what the other tiles stand for is unchanged
+                    sets[index] = candidate
+                    break
+            else:
+                continue
+            break
+        else:
+            return None
+    return tuple(sets)
 
 
 def _run_order(run: list[Tile]) -> tuple[int, int]:
@@ -720,12 +826,81 @@ def solve_opening(
     return Solution(found.placed, tuple(melds) + found.table, found.score, found.value, points)
 
 
-def _solution(problem: _Problem, table_tiles: Counter[Tile]) -> Solution | None:
-    result = _search(problem)
+def _budgets(problem: _Problem) -> Iterator[int | None]:
+    """Budgets for `_search`, tightest first: leave nothing, then up to 1, 2, 4, ... tiles' worth; finally
+    no limit. A search whose best play leaves at most its budget unplaced has found the best play."""
+    weights = [problem.weight[52]] * problem.rack_jokers
+    for colour in range(4):
+        for number in range(1, 14):
+            weights += [problem.weight[colour * 13 + number - 1]] * problem.rack[colour][number]
+    if any(weight < 0 for weight in weights):
+        yield None
+        return
+    weights.sort(reverse=True)
+    count = 0
+    while count < len(weights):
+        yield sum(weights[:count])
+        count = 2 * count if count else 1
+    yield None
+
+
+def _best(problem: _Problem) -> tuple[int, list[_Step], int] | None:
+    reachable = problem.reachable()
+    for budget in _budgets(problem):
+        result = _search(problem, budget)
+        if result is not None and (budget is None or result[0] >= reachable - budget):
+            return result
+    return None
+
+
+class _Play(NamedTuple):
+    score: int
+    table: tuple[Faces, ...]
+    placed: Faces
+
+
+def _finish(problem: _Problem, result: tuple[int, list[_Step], int] | None) -> _Play | None:
+    """The play a search found, with the jokers it kept in hand added to the table (if they do not fit
+    anywhere, the search is redone without that shortcut)."""
     if result is None:
         return None
-    score, steps = result
-    new_table, placed = _build(steps)
-    if not placed or score <= 0:
+    score, steps, held = result
+    table, placed = _build(steps)
+    if held and problem.weight[52] > 0:
+        added = _add_jokers(table, held)
+        if added is None:
+            return _finish(problem, _best(replace(problem, hold_jokers=False)))
+        table = added
+        placed = tuple(sorted((*placed, *[JOKER] * held), key=lambda tile: tile.key))
+    return _Play(score, table, placed)
+
+
+def _solve(problem: _Problem) -> _Play | None:
+    """The best play. Jokers make the search larger, so when there are any to place or free, a search
+    without them (rack jokers only added at the end, table jokers kept) gives a first play; the full
+    search then only looks at plays that beat it (and is skipped when that play places every tile)."""
+    if not problem.rack_jokers and not any(problem.freeable(joker) for joker in problem.table_jokers):
+        return _finish(problem, _best(problem))
+    simple = replace(problem, rack_jokers=0, allow_freed=False)
+    first = _finish(simple, _best(simple))
+    if first is not None and problem.rack_jokers and problem.weight[52] > 0:
+        added = _add_jokers(first.table, problem.rack_jokers)
+        if added is not None:
+            jokers = (JOKER,) * problem.rack_jokers
+            placed = tuple(sorted((*first.placed, *jokers), key=lambda tile: tile.key))
+            first = _Play(first.score + problem.weight[52] * problem.rack_jokers, added, placed)
+    reachable = problem.reachable()
+    if first is not None and first.score >= reachable:
+        return first
+    budget = None if first is None or any(weight < 0 for weight in problem.weight) else reachable - first.score
+    full = _finish(problem, _search(problem, budget))
+    if full is None or (first is not None and first.score >= full.score):
+        return first
+    return full
+
+
+def _solution(problem: _Problem, table_tiles: Counter[Tile]) -> Solution | None:
+    found = _solve(problem)
+    if found is None or not found.placed or found.score <= 0:
         return None
-    return Solution(placed, new_table, score, sum(rack_value(tile) for tile in placed))
+    return Solution(found.placed, found.table, found.score, sum(rack_value(tile) for tile in found.placed))
