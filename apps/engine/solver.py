@@ -85,16 +85,16 @@ class Solution:
 T, R, V, W, F = 0, 1, 2, 3, 4
 _RACK_ITEMS = (R, W)
 
-# Run codes: 1..3 a plain run of that length (3: legal, may end). While a freed joker is still to be
-# placed, every run is *tracked*: 4 + (length - 1) + 3 * (rack tiles + 3 * holds a freed joker), so a
-# freed joker can join any run and the run knows whether two rack tiles come with it. Once no freed joker
-# is left to place, tracked runs settle back to plain ones (except a run with the joker still waiting
-# for its second rack tile).
+# Run codes: 1..3 a plain run of that length (3: legal, may end). A freed joker must end in a set holding
+# two more rack tiles: if that set is a run, the run is *designated* when it starts (at most one open at a
+# time) and is the only run that keeps count: 4 + (length - 1) + 3 * (rack tiles + 3 * holds the joker).
+# If it is a group, the number is designated instead ("hosts" the joker): only there does the group pool
+# tell rack tiles from table tiles.
 
 
-def _code(length: int, tracked: bool, rack: int = 0, freed: int = 0) -> int:
+def _code(length: int, designated: bool, rack: int = 0, freed: int = 0) -> int:
     length = min(length, 3)
-    if not tracked:
+    if not designated:
         return length
     return 4 + (length - 1) + 3 * (min(rack, 2) + 3 * freed)
 
@@ -103,7 +103,7 @@ def _length(code: int) -> int:
     return code if code < 4 else (code - 4) % 3 + 1
 
 
-def _tracked(code: int) -> bool:
+def _designated(code: int) -> bool:
     return code >= 4
 
 
@@ -118,19 +118,13 @@ def _freed(code: int) -> int:
 def _may_end(code: int) -> bool:
     if _length(code) < 3:
         return False
-    return not _freed(code) or _rack(code) == 2
+    return not _designated(code) or (_freed(code) == 1 and _rack(code) == 2)
 
 
 def _extend(code: int, item: int) -> int:
-    if not _tracked(code):
+    if not _designated(code):
         return min(code + 1, 3)
     return _code(_length(code) + 1, True, _rack(code) + (item in _RACK_ITEMS), max(_freed(code), int(item == F)))
-
-
-def _settle(code: int) -> int:
-    if _tracked(code) and (not _freed(code) or _rack(code) == 2):
-        return _length(code)
-    return code
 
 
 # Run tuples (sorted run codes of one colour) get small ids, shared by every solve of the process.
@@ -154,14 +148,17 @@ DESC_MASK = (1 << DESC_BITS) - 1
 ACC_SHIFT = 4 * DESC_BITS  # the group pool: per colour (table tiles, rack tiles, kept jokers), 2 bits each
 ACC_BITS = 6
 ACC_MASK = (1 << (4 * ACC_BITS)) - 1
-X_SHIFT = ACC_SHIFT + 4 * ACC_BITS  # jokers and duties: rack jokers left, freed jokers left, pending bits
-JL_SHIFT = X_SHIFT
-FL_SHIFT = X_SHIFT + 2
+X_SHIFT = ACC_SHIFT + 4 * ACC_BITS  # jokers and duties (the `extra` bits):
+JL_SHIFT = X_SHIFT  # rack jokers left (2 bits)
+FL_SHIFT = X_SHIFT + 2  # freed jokers left to place (2 bits)
 PEND_SHIFT = X_SHIFT + 4  # per table joker j: bit 2j kept (to place), bit 2j+1 freed (replacement due)
-X_BITS = 8
+HOST_SHIFT = X_SHIFT + 8  # this number hosts a freed joker in a group
+WAIT_SHIFT = X_SHIFT + 9  # designated runs still waiting for their freed joker (2 bits)
+X_BITS = 11
 X_MASK = (1 << X_BITS) - 1
 PTS_SHIFT = X_SHIFT + X_BITS
 LOW_MASK = (1 << PTS_SHIFT) - 1
+HOST = 1 << HOST_SHIFT
 
 
 class CellOption(NamedTuple):
@@ -175,6 +172,7 @@ class CellOption(NamedTuple):
     kept: int  # kept table jokers placed here
     rack_jokers: int  # jokers from the rack placed in runs here
     freed: int  # freed jokers placed in runs here
+    waiting: int  # change in the number of designated runs waiting for their freed joker
     extend: tuple[int | None, ...]
     starts: tuple[int, ...]
     order: tuple[int, ...]
@@ -191,24 +189,31 @@ def _cell_options(
     real1: int,
     real2: int,
     spare: int,
+    rack_ahead: int,
+    designate: bool,
+    host: bool,
 ) -> tuple[CellOption, ...]:
     """Every way (up to interchangeable choices) to use the tiles of one cell, given the colour's open runs
     `desc`: `table` tiles (all used), up to `rack` rack tiles, up to `kept_max` kept jokers, and of the
-    `jokers` rack jokers and `freed` freed jokers still to place, any number in runs here. `real1`, `real2`:
-    the numbered tiles of the colour's next two cells; with the jokers left (`spare`: kept jokers still to
-    place) they say which short runs could still reach 3 tiles (no others are made)."""
-    origins = freed > 0 or any(_freed(code) for code in desc)  # does it matter which tiles are rack tiles?
+    `jokers` rack jokers and `freed` freed jokers still to place, any number in runs here (freed ones
+    only in the designated run). `designate`: a run starting here may be designated. `host`: the number
+    hosts a freed joker's group, so the pool keeps rack tiles apart. `real1`, `real2`: the numbered tiles
+    of the colour's next two cells; with the jokers left (`spare`: kept jokers still to place) they say
+    which short runs could still reach 3 tiles (no others are made). `rack_ahead`: how many rack tiles
+    (at most 2 counted) the colour's later cells and the rack jokers could still add to a designated run."""
+    watched = designate or any(_designated(code) for code in desc)
+    apart = watched or host  # does it matter which tiles are rack tiles?
     found: dict[tuple[object, ...], CellOption] = {}
     for kept, placed, rack_jokers, freed_used in product(
-        range(kept_max + 1), range(rack + 1), range(jokers + 1), range(freed + 1)
+        range(kept_max + 1), range(rack + 1), range(jokers + 1), range((freed if watched else 0) + 1)
     ):
-        items = {T: table if origins else table + placed, R: placed if origins else 0, V: kept, W: rack_jokers, F: freed_used}
+        items = {T: table if apart else table + placed, R: placed if apart else 0, V: kept, W: rack_jokers, F: freed_used}
         jokers_after = jokers - rack_jokers + freed - freed_used + spare - kept
         for extend in _extensions(desc, items):
             left = dict(items)  # what the extensions left (the generator has taken them out)
-            for starts, pool in _starts(left, pool_origins=freed > 0):
-                option = _option(desc, extend, starts, pool, placed, kept, rack_jokers, freed_used, freed)
-                if option is None or not _viable(option.desc, real1, real2, jokers_after):
+            for starts, chosen, pool in _starts(left, designate, host):
+                option = _option(desc, extend, starts, chosen, pool, placed, kept, rack_jokers, freed_used, freed)
+                if option is None or not _viable(option.desc, real1, real2, jokers_after, freed - freed_used, rack_ahead):
                     continue
                 key = (option.desc, option.pool, placed, kept, rack_jokers, freed_used)
                 found.setdefault(key, option)
@@ -216,13 +221,14 @@ def _cell_options(
 
 
 def _extensions(desc: tuple[int, ...], items: dict[int, int]) -> Iterator[tuple[int | None, ...]]:
-    """For each open run: the item kind that extends it, or None (it ends: it must be legal)."""
+    """For each open run: the item kind that extends it, or None (it ends: it must be legal). A freed
+    joker extends only the designated run."""
     if not desc:
         yield ()
         return
     code, rest = desc[0], desc[1:]
     choices: list[int | None] = [None] if _may_end(code) else []
-    choices += [item for item in (T, R, V, W, F) if items[item]]
+    choices += [item for item in (T, R, V, W, F) if items[item] and (item != F or _designated(code))]
     for item in choices:
         if item is not None:
             items[item] -= 1
@@ -232,20 +238,33 @@ def _extensions(desc: tuple[int, ...], items: dict[int, int]) -> Iterator[tuple[
             items[item] += 1
 
 
-def _starts(left: dict[int, int], pool_origins: bool) -> Iterator[tuple[tuple[int, ...], tuple[int, int, int]]]:
-    """The items left after extending: which start new runs and which go to the number's group pool.
-    Jokers (rack or freed) always start runs here; groups get their jokers at the number's end."""
+def _starts(
+    left: dict[int, int], designate: bool, host: bool
+) -> Iterator[tuple[tuple[int, ...], int | None, tuple[int, int, int]]]:
+    """The items left after extending: which start new runs (and which one of them, if any, is the
+    designated run), and which go to the number's group pool. Jokers (rack or freed) always start runs
+    here; a freed one only the designated run; groups get their jokers at the number's end."""
+    if left[F] > (1 if designate else 0):
+        return
     for table, rack, kept in product(range(left[T] + 1), range(left[R] + 1), range(left[V] + 1)):
         starts = (T,) * table + (R,) * rack + (V,) * kept + (W,) * left[W] + (F,) * left[F]
         to_table, to_rack, to_kept = left[T] - table, left[R] - rack, left[V] - kept
-        pool = (to_table, to_rack, to_kept) if pool_origins else (to_table + to_rack, 0, to_kept)
-        yield starts, pool
+        pool = (to_table, to_rack, to_kept) if host else (to_table + to_rack, 0, to_kept)
+        if left[F]:
+            choices: list[int | None] = [len(starts) - 1]
+        else:
+            choices = [None]
+            if designate:
+                choices += [index for index, item in enumerate(starts) if index == 0 or starts[index - 1] != item]
+        for chosen in choices:
+            yield starts, chosen, pool
 
 
 def _option(
     desc: tuple[int, ...],
     extend: tuple[int | None, ...],
     starts: tuple[int, ...],
+    chosen: int | None,
     pool: tuple[int, int, int],
     placed: int,
     kept: int,
@@ -256,18 +275,28 @@ def _option(
     if any(pooled > 3 for pooled in pool):
         return None
     runs: list[tuple[int, int]] = []  # (new code, source: old index, or len(desc) + start index)
-    ended_without_joker = False
+    ended_plain = False
+    waiting = 0
     for index, (code, item) in enumerate(zip(desc, extend, strict=True)):
         if item is None:
-            ended_without_joker = ended_without_joker or not _freed(code)
+            ended_plain = ended_plain or not _designated(code)
             continue
+        if item == F and not _freed(code):
+            waiting -= 1
         runs.append((_extend(code, item), index))
     for index, item in enumerate(starts):
-        if ended_without_joker and item != F:
-            return None  # dominated: extending the run that ended reaches every future this one reaches
-        runs.append((_code(1, freed > 0, int(item in _RACK_ITEMS), int(item == F)), len(desc) + index))
+        if index == chosen:
+            waiting += item != F
+            code = _code(1, True, int(item in _RACK_ITEMS), int(item == F))
+        else:
+            if ended_plain:
+                return None  # dominated: extending the run that ended reaches every future this one reaches
+            code = 1
+        runs.append((code, len(desc) + index))
     if freed == freed_used:
-        runs = [(_settle(code), source) for code, source in runs]
+        # No freed joker left to place: a designated run with its joker and two rack tiles is a plain
+        # legal run from now on.
+        runs = [(3 if _freed(code) and _rack(code) == 2 else code, source) for code, source in runs]
     runs.sort()
     return CellOption(
         tuple(code for code, _ in runs),
@@ -276,15 +305,26 @@ def _option(
         kept,
         rack_jokers,
         freed_used,
+        waiting,
         extend,
         starts,
         tuple(source for _, source in runs),
     )
 
 
-def _viable(desc: tuple[int, ...], real1: int, real2: int, jokers: int) -> bool:
+def _viable(desc: tuple[int, ...], real1: int, real2: int, jokers: int, freed_left: int, rack_ahead: int) -> bool:
     """Whether the short runs can still reach 3 tiles with the numbered tiles of the next two cells and
-    the jokers left."""
+    the jokers left, and designated runs can still get what they lack: a freed joker each (those still
+    to place), two rack tiles (`rack_ahead` more at most), and (without loss of generality: a longer lead
+    of table tiles could be split off as a run of its own) a rack tile or the joker among their first 3."""
+    waiting = 0
+    for code in desc:
+        if _designated(code):
+            waiting += not _freed(code)
+            if _rack(code) + rack_ahead < 2 or (_length(code) == 3 and not _rack(code) and not _freed(code)):
+                return False
+    if waiting > freed_left:
+        return False
     short = sum(1 for code in desc if _length(code) < 3)
     if not short:
         return True
@@ -423,6 +463,8 @@ def _search(problem: _Problem, budget: int | None) -> tuple[int, list[_Step], in
             passed += max(weight[colour * 13 + number - 1], 0) * rack[colour][number]
             floors.append(-(1 << 62) if budget is None else passed - budget)
     real = [[table[colour][number] + rack[colour][number] for number in range(16)] for colour in range(4)]
+    rack_after = [[min(2, sum(rack[colour][number + 1 : 14])) for number in range(14)] for colour in range(4)]
+    rack_colours = [sum(1 for colour in range(4) if rack[colour][number]) for number in range(14)]
     kept_here = [[0] * 14 for _ in range(4)]
     freed_here = [[0] * 14 for _ in range(4)]
     due_at = [0] * 14
@@ -447,6 +489,8 @@ def _search(problem: _Problem, budget: int | None) -> tuple[int, list[_Step], in
         else:
             state = (problem.rack_jokers << JL_SHIFT) | (freed << FL_SHIFT) | (pend << PEND_SHIFT)
             starts[state] = 0
+            if freed and rack_colours[1] + problem.rack_jokers >= 2:
+                starts[state | HOST] = 0
     layers: list[dict[int, tuple[int, object]]] = []
     current = starts
     joker_weight = weight[52]
@@ -481,7 +525,7 @@ def _search(problem: _Problem, budget: int | None) -> tuple[int, list[_Step], in
                     every = unpooled.get(small)
                     if every is None:
                         every = _moves(
-                            small, extra, shift, pool_shift, on_table, on_rack, real1, real2, kept_mask, freed_mask,
+                            small, extra, shift, pool_shift, on_table, on_rack, real1, real2, rack_after[colour][number], kept_mask, freed_mask,
                             face_weight, joker_weight, number if opening else 0,
                         )
                         unpooled[small] = every
@@ -511,7 +555,7 @@ def _search(problem: _Problem, budget: int | None) -> tuple[int, list[_Step], in
         for state, value in current.items():
             if state & due:
                 continue
-            key = state >> ACC_SHIFT & ((1 << (4 * ACC_BITS + 4)) - 1)
+            key = state >> ACC_SHIFT
             moves = splits.get(key)
             if moves is None:
                 moves = _group_moves(state, lone_ok, joker_weight, number if opening else 0)
@@ -525,6 +569,16 @@ def _search(problem: _Problem, budget: int | None) -> tuple[int, list[_Step], in
                 if best is None or total > best:
                     following[after] = total
                     back[after] = (state, info)
+                if (
+                    number < 13
+                    and after >> FL_SHIFT & 3 > after >> WAIT_SHIFT & 3
+                    and rack_colours[number + 1] + (after >> JL_SHIFT & 3) >= 2
+                ):
+                    hosting = after | HOST  # the next number may host a freed joker's group
+                    best = following.get(hosting)
+                    if best is None or total > best:
+                        following[hosting] = total
+                        back[hosting] = (state, info)
         layers.append(back)
         current = following
         if held:
@@ -535,7 +589,7 @@ def _search(problem: _Problem, budget: int | None) -> tuple[int, list[_Step], in
         value += held * (state >> JL_SHIFT & 3)
         if not all(_may_end(code) for colour in range(4) for code in _DESCS[state >> colour * DESC_BITS & DESC_MASK]):
             continue
-        if state >> FL_SHIFT & 3 or state >> PEND_SHIFT & 15:
+        if state >> FL_SHIFT & 3 or state >> PEND_SHIFT & 15:  # (an open designated run may end: checked above)
             continue
         if opening and state >> PTS_SHIFT < problem.minimum:
             continue
@@ -579,6 +633,7 @@ def _moves(
     on_rack: int,
     real1: int,
     real2: int,
+    rack_after: int,
     kept_mask: int,
     freed_mask: int,
     face_weight: int,
@@ -591,19 +646,36 @@ def _moves(
     desc = _DESCS[desc_id]
     jokers_left = extra & 3
     freed_left = extra >> 2 & 3
-    pend = extra >> 4
+    pend = extra >> 4 & 15
+    host = extra >> 8 & 1
+    waiting = extra >> 9 & 3
+    designate = freed_left > waiting and not host
     kept_pending = pend & kept_mask
     freed_pending = pend & freed_mask
     kept_max = bin(kept_pending).count("1")
     spare = bin(pend & 0b0101).count("1")
     moves: list[tuple[int, int, object]] = []
-    for option in _cell_options(desc, on_table, on_rack, kept_max, jokers_left, freed_left, real1, real2, spare):
+    for option in _cell_options(
+        desc,
+        on_table,
+        on_rack,
+        kept_max,
+        jokers_left,
+        freed_left,
+        real1,
+        real2,
+        spare,
+        min(2, rack_after + jokers_left),
+        designate,
+        bool(host),
+    ):
         table_pool, rack_pool, kept_pool = option.pool
         base = (
             ((_desc_id(option.desc) - desc_id) << shift)
             + ((table_pool | rack_pool << 2 | kept_pool << 4) << pool_shift)
             - (option.rack_jokers << JL_SHIFT)
             - (option.freed << FL_SHIFT)
+            + (option.waiting << WAIT_SHIFT)
         )
         gain = option.placed * face_weight + option.rack_jokers * joker_weight
         if points:
@@ -647,18 +719,20 @@ def _pool_possible(counts: tuple[int, ...], rest: tuple[int, ...], jokers: int) 
 
 
 def _group_moves(state: int, lone_ok: bool, joker_weight: int, points: int) -> list[tuple[int, int, object]]:
-    """The transitions of a group step from `state`: every way to add jokers to the pool that splits."""
+    """The transitions of a group step from `state`: every way to add jokers to the pool that splits (a
+    number that hosts a freed joker must take one)."""
     acc = state >> ACC_SHIFT & ACC_MASK
     pool = tuple((acc >> (6 * colour) & 3, acc >> (6 * colour + 2) & 3, acc >> (6 * colour + 4) & 3) for colour in range(4))
     jokers_left = state >> JL_SHIFT & 3
     freed_left = state >> FL_SHIFT & 3
+    host = state & HOST
     moves: list[tuple[int, int, object]] = []
     for jokers in range(jokers_left + 1):
-        for freed in range(freed_left + 1):
+        for freed in range(1, freed_left + 1) if host else (0,):
             split = _group_split(pool, jokers, freed, lone_ok)
             if split is None:
                 continue
-            delta = -(acc << ACC_SHIFT) - (jokers << JL_SHIFT) - (freed << FL_SHIFT)
+            delta = -(acc << ACC_SHIFT) - (jokers << JL_SHIFT) - (freed << FL_SHIFT) - host
             if points:
                 delta += (points * jokers) << PTS_SHIFT
             moves.append((delta, jokers * joker_weight, split))
