@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
+from apps.engine.bots import bot_levels
 from apps.engine.errors import EngineError, IllegalMove, InvalidMove
 from apps.engine.game import Back, Leave, Move, Rules, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
@@ -213,6 +214,11 @@ def table_open(
     levels = list(bots) + [""] * (seat_count - 1 - len(bots))
     if len(levels) != seat_count - 1 or any(level not in ("", *BotLevel.values) for level in levels):
         raise TableError(_("Bots are chosen per empty seat: easy, hard or none."))
+    missing = sorted({level for level in levels if level and level not in bot_levels(game)})
+    if missing:
+        raise TableError(
+            _("There is no %(level)s bot for %(game)s yet.") % {"level": ", ".join(missing), "game": rules.name}
+        )
     with transaction.atomic():
         table = Table.objects.create(
             game=game,

@@ -265,3 +265,46 @@ async def test_reconnecting_restores_the_exact_view():
     await again.send_json_to({"type": "sync"})
     assert (await receive(again))["view"] == before["view"]
     await again.disconnect()
+
+
+async def test_two_people_play_a_rearrange_game_to_the_end_while_a_spectator_watches():
+    """Both players only draw (and pass once the pool is empty): the game ends when everyone passes in a
+    row, with zero-sum scores, and nobody's frames carry another rack."""
+    slug = "tile-rummy-rearrange"
+    alice = await db(make_user)("alice")
+    bob = await db(make_user)("bob", guest=True)
+    table = await db(services.table_open)(host=alice, game=slug, seat_count=2, turn_seconds=0)
+    await db(services.table_join)(table_id=table.pk, user=bob)
+    await db(services.table_start)(table_id=table.pk, by=alice)
+    clients = {0: await connect(f"/ws/tables/{table.pk}/", alice), 1: await connect(f"/ws/tables/{table.pk}/", bob)}
+    spectator = await connect(f"/ws/tables/{table.pk}/")
+    frames: dict[int, list[dict]] = {0: [], 1: []}
+    watched: list[dict] = []
+    latest = {seat: await receive(client) for seat, client in clients.items()}
+    for step in range(400):
+        if (await db(Table.objects.get)(pk=table.pk)).status != Table.Status.PLAYING:
+            break
+        seat = latest[0]["view"]["turn"]
+        target = latest[seat]["version"] + 1
+        await clients[seat].send_json_to({"type": "move", "move": "draw", "version": target - 1, "id": f"d{step}"})
+        for other, client in clients.items():
+            for _ in range(250):
+                newest = await drain(client, frames[other])
+                if newest is not None:
+                    latest[other] = newest
+                if latest[other]["version"] >= target:
+                    break
+                await client.receive_nothing(timeout=0.02)
+        await drain(spectator, watched)
+    final = latest[0]
+    assert final["table"]["status"] == "finished", final["table"]
+    assert final["view"]["over"]
+    assert sum(final["view"]["result"]["scores"]) == 0
+    for seat, seen in frames.items():
+        for frame in seen:
+            assert frame["type"] != "error", frame
+            if frame["type"] == "state":
+                assert frame["seat"] == seat and frame["view"]["you"] == seat
+    assert all("rack" not in keys_in(frame) for frame in watched if frame["type"] == "state")
+    for client in (*clients.values(), spectator):
+        await client.disconnect()
