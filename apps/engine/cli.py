@@ -17,6 +17,7 @@ from typing import Any
 from apps.engine.bots import simulate
 from apps.engine.errors import EngineError
 from apps.engine.game import JSON, game_slugs, get_rules
+from apps.engine.rearrange import command as rearrange_command
 from apps.engine.records import GameRecord, replay
 from apps.engine.tiles import parse_tiles
 
@@ -74,6 +75,7 @@ COMMANDS: dict[str, tuple[str, AddArguments, Run]] = {
     "meld": ("is this one meld legal in that game, and what is it worth", _meld_arguments, _meld),
     "replay": ("check every move of a game record and print the final scores", _replay_arguments, _replay),
     "simulate": ("bot-only games: wins, mean scores, turns, seconds per game, move times", simulate.add_arguments, simulate.run),
+    "solve": ("the best play of the Rearrange game from a table and a rack", rearrange_command.add_arguments, rearrange_command.run),
 }
 
 

@@ -141,6 +141,40 @@ def _desc_id(desc: tuple[int, ...]) -> int:
     return found
 
 
+def _dominates(better: int, worse: int) -> bool:
+    """Can a run with code `better` do whatever a run with code `worse` can (and end no later)? A longer
+    plain run (3 may end any time); a designated run as long, with as many rack tiles and the same joker."""
+    if not _designated(better) and not _designated(worse):
+        return better >= worse
+    if _designated(better) and _designated(worse):
+        return (
+            _freed(better) == _freed(worse)
+            and _rack(better) >= _rack(worse)
+            and _length(better) >= _length(worse)
+        )
+    return False
+
+
+_UPGRADES: dict[int, tuple[int, tuple[int, ...]]] = {}  # desc id -> (registry size then, upgrades)
+
+
+def _upgrades(desc_id: int) -> tuple[int, ...]:
+    """Ids of the known run tuples that dominate this one by one step: one run upgraded, or one more legal
+    plain run (it may end at once). (Recomputed when the registry of run tuples has grown.)"""
+    known = _UPGRADES.get(desc_id)
+    if known is not None and known[0] == len(_DESCS):
+        return known[1]
+    desc = _DESCS[desc_id]
+    candidates = {tuple(sorted((*desc, 3)))}
+    for index, code in enumerate(desc):
+        for better in range(1, 22):
+            if better != code and _dominates(better, code):
+                candidates.add(tuple(sorted((*desc[:index], better, *desc[index + 1 :]))))
+    found = tuple(_DESC_IDS[candidate] for candidate in candidates if candidate in _DESC_IDS)
+    _UPGRADES[desc_id] = (len(_DESCS), found)
+    return found
+
+
 # --- state bit fields --------------------------------------------------------------------------------------
 
 DESC_BITS = 13
@@ -156,6 +190,7 @@ HOST_SHIFT = X_SHIFT + 8  # this number hosts a freed joker in a group
 WAIT_SHIFT = X_SHIFT + 9  # designated runs still waiting for their freed joker (2 bits)
 X_BITS = 11
 X_MASK = (1 << X_BITS) - 1
+POOL_X_MASK = (1 << (4 * ACC_BITS + X_BITS)) - 1  # the pool and the extra bits, above ACC_SHIFT
 PTS_SHIFT = X_SHIFT + X_BITS
 LOW_MASK = (1 << PTS_SHIFT) - 1
 HOST = 1 << HOST_SHIFT
@@ -209,55 +244,91 @@ def _cell_options(
     ):
         items = {T: table if apart else table + placed, R: placed if apart else 0, V: kept, W: rack_jokers, F: freed_used}
         jokers_after = jokers - rack_jokers + freed - freed_used + spare - kept
-        for extend in _extensions(desc, items):
+        for extend in _extensions(desc, items, designate):
             left = dict(items)  # what the extensions left (the generator has taken them out)
-            for starts, chosen, pool in _starts(left, designate, host):
-                option = _option(desc, extend, starts, chosen, pool, placed, kept, rack_jokers, freed_used, freed)
-                if option is None or not _viable(option.desc, real1, real2, jokers_after, freed - freed_used, rack_ahead):
-                    continue
-                key = (option.desc, option.pool, placed, kept, rack_jokers, freed_used)
-                found.setdefault(key, option)
+            for starts, pool in _starts(left, designate, host):
+                for option in _options(desc, extend, starts, pool, placed, kept, rack_jokers, freed_used, freed, designate):
+                    if not _viable(option.desc, real1, real2, jokers_after, freed - freed_used, rack_ahead):
+                        continue
+                    key = (option.desc, option.pool, placed, kept, rack_jokers, freed_used)
+                    found.setdefault(key, option)
     return tuple(found.values())
 
 
-def _extensions(desc: tuple[int, ...], items: dict[int, int]) -> Iterator[tuple[int | None, ...]]:
+def _extensions(desc: tuple[int, ...], items: dict[int, int], designate: bool) -> Iterator[tuple[int | None, ...]]:
     """For each open run: the item kind that extends it, or None (it ends: it must be legal). A freed
-    joker extends only the designated run."""
+    joker extends the designated run, or a short plain run that becomes designated with it."""
     if not desc:
         yield ()
         return
     code, rest = desc[0], desc[1:]
     choices: list[int | None] = [None] if _may_end(code) else []
-    choices += [item for item in (T, R, V, W, F) if items[item] and (item != F or _designated(code))]
+    joker_fits = _designated(code) or (designate and code < 3)
+    choices += [item for item in (T, R, V, W, F) if items[item] and (item != F or joker_fits)]
     for item in choices:
         if item is not None:
             items[item] -= 1
-        for tail in _extensions(rest, items):
+        for tail in _extensions(rest, items, designate):
             yield (item, *tail)
         if item is not None:
             items[item] += 1
 
 
-def _starts(
-    left: dict[int, int], designate: bool, host: bool
-) -> Iterator[tuple[tuple[int, ...], int | None, tuple[int, int, int]]]:
-    """The items left after extending: which start new runs (and which one of them, if any, is the
-    designated run), and which go to the number's group pool. Jokers (rack or freed) always start runs
-    here; a freed one only the designated run; groups get their jokers at the number's end."""
+def _starts(left: dict[int, int], designate: bool, host: bool) -> Iterator[tuple[tuple[int, ...], tuple[int, int, int]]]:
+    """The items left after extending: which start new runs and which go to the number's group pool.
+    Jokers (rack or freed) always start runs here (a freed one only a designated run); groups get their
+    jokers at the number's end."""
     if left[F] > (1 if designate else 0):
         return
     for table, rack, kept in product(range(left[T] + 1), range(left[R] + 1), range(left[V] + 1)):
         starts = (T,) * table + (R,) * rack + (V,) * kept + (W,) * left[W] + (F,) * left[F]
         to_table, to_rack, to_kept = left[T] - table, left[R] - rack, left[V] - kept
-        pool = (to_table, to_rack, to_kept) if host else (to_table + to_rack, 0, to_kept)
-        if left[F]:
-            choices: list[int | None] = [len(starts) - 1]
-        else:
-            choices = [None]
-            if designate:
-                choices += [index for index, item in enumerate(starts) if index == 0 or starts[index - 1] != item]
-        for chosen in choices:
-            yield starts, chosen, pool
+        yield starts, ((to_table, to_rack, to_kept) if host else (to_table + to_rack, 0, to_kept))
+
+
+_SPECIAL = (R, W, F)  # what a designated run is made for: rack tiles and the freed joker
+
+
+def _options(
+    desc: tuple[int, ...],
+    extend: tuple[int | None, ...],
+    starts: tuple[int, ...],
+    pool: tuple[int, int, int],
+    placed: int,
+    kept: int,
+    rack_jokers: int,
+    freed_used: int,
+    freed: int,
+    designate: bool,
+) -> Iterator[CellOption]:
+    """The cell options for one way of extending and starting runs: with no run designated here, or (if
+    `designate`) with one designated. A run is designated at its first rack tile or freed joker, whether
+    it starts here or is a plain run of 1 or 2 table tiles so far (without loss of generality: a longer
+    lead of table tiles could be split off as a run of its own). A freed joker here must be in it."""
+    if any(pooled > 3 for pooled in pool):
+        return
+    candidates: list[int | None] = []  # old run index, or len(desc) + start index
+    forced = [index for index, item in enumerate(extend) if item == F and not _designated(desc[index])]
+    forced += [len(desc) + index for index, item in enumerate(starts) if item == F]
+    if len(forced) > 1:
+        return
+    if forced:
+        candidates = list(forced)
+    else:
+        candidates = [None]
+        if designate:
+            candidates += [
+                index for index, item in enumerate(extend) if item in _SPECIAL and not _designated(desc[index])
+            ]
+            candidates += [
+                len(desc) + index
+                for index, item in enumerate(starts)
+                if item in _SPECIAL and (index == 0 or starts[index - 1] != item)
+            ]
+    for chosen in candidates:
+        option = _option(desc, extend, starts, chosen, pool, placed, kept, rack_jokers, freed_used, freed)
+        if option is not None:
+            yield option
 
 
 def _option(
@@ -272,8 +343,6 @@ def _option(
     freed_used: int,
     freed: int,
 ) -> CellOption | None:
-    if any(pooled > 3 for pooled in pool):
-        return None
     runs: list[tuple[int, int]] = []  # (new code, source: old index, or len(desc) + start index)
     ended_plain = False
     waiting = 0
@@ -281,11 +350,15 @@ def _option(
         if item is None:
             ended_plain = ended_plain or not _designated(code)
             continue
+        if index == chosen:
+            waiting += item != F
+            runs.append((_code(code + 1, True, int(item in _RACK_ITEMS), int(item == F)), index))
+            continue
         if item == F and not _freed(code):
             waiting -= 1
         runs.append((_extend(code, item), index))
     for index, item in enumerate(starts):
-        if index == chosen:
+        if len(desc) + index == chosen:
             waiting += item != F
             code = _code(1, True, int(item in _RACK_ITEMS), int(item == F))
         else:
@@ -440,101 +513,172 @@ class _Step(NamedTuple):
     info: object
 
 
-def _bits(mask: int) -> list[int]:
-    return [bit for bit in range(8) if mask >> bit & 1]
+@cache
+def _subsets(mask: int, size: int) -> tuple[int, ...]:
+    """Every way to pick `size` of the bits set in `mask`."""
+    bits = [bit for bit in range(8) if mask >> bit & 1]
+    return tuple(sum(1 << bit for bit in chosen) for chosen in combinations(bits, size))
 
 
-def _subsets(mask: int, size: int) -> list[int]:
-    return [sum(1 << bit for bit in chosen) for chosen in combinations(_bits(mask), size)]
+Move = tuple[int, int, object]  # (state delta, value gain, plan)
+Found = tuple[int, list[_Step], int]  # (value, steps, rack jokers kept in hand)
 
 
-def _search(problem: _Problem, budget: int | None) -> tuple[int, list[_Step], int] | None:
-    """The best final state's value, the steps that reach it and the rack jokers left in hand (to add to
-    the finished table), or None if no legal table exists.
+class _Walk:
+    """The search space of one problem: its start states, the moves of every layer (52 cells and 13
+    group steps, in order) from any state, and which final states are legal tables. Moves are generated
+    once per (layer, what the state's move depends on) and cached for the walk."""
 
-    `budget` (None: no limit) prunes every state that has already left more than that much weight of
-    numbered rack tiles unplaced: the best play survives when it leaves at most `budget` in all."""
-    table, rack = problem.table, problem.rack
-    weight = problem.weight
-    floors: list[int] = []
-    passed = 0
-    for number in range(1, 14):
-        for colour in range(4):
-            passed += max(weight[colour * 13 + number - 1], 0) * rack[colour][number]
-            floors.append(-(1 << 62) if budget is None else passed - budget)
-    real = [[table[colour][number] + rack[colour][number] for number in range(16)] for colour in range(4)]
-    rack_after = [[min(2, sum(rack[colour][number + 1 : 14])) for number in range(14)] for colour in range(4)]
-    rack_colours = [sum(1 for colour in range(4) if rack[colour][number]) for number in range(14)]
-    kept_here = [[0] * 14 for _ in range(4)]
-    freed_here = [[0] * 14 for _ in range(4)]
-    due_at = [0] * 14
-    for index, joker in enumerate(problem.table_jokers):
-        for key in joker.faces:
-            kept_here[key // 13][key % 13 + 1] |= 1 << (2 * index)
-            freed_here[key // 13][key % 13 + 1] |= 1 << (2 * index + 1)
-        due_at[joker.number] |= 3 << (2 * index)
+    LAYERS = 65
 
-    starts: dict[int, int] = {}
-    for fates in product((False, True), repeat=len(problem.table_jokers)):
-        pend = 0
-        freed = 0
-        for index, (joker, is_freed) in enumerate(zip(problem.table_jokers, fates, strict=True)):
-            if is_freed:
-                if not problem.freeable(joker):
-                    break
-                pend |= 1 << (2 * index + 1)
-                freed += 1
+    def __init__(self, problem: _Problem) -> None:
+        self.problem = problem
+        table, rack = problem.table, problem.rack
+        self.real = [[table[colour][number] + rack[colour][number] for number in range(16)] for colour in range(4)]
+        self.rack_after = [[min(2, sum(rack[colour][number + 1 : 14])) for number in range(14)] for colour in range(4)]
+        self.rack_colours = [sum(1 for colour in range(4) if rack[colour][number]) for number in range(14)]
+        self.kept_here = [[0] * 14 for _ in range(4)]
+        self.freed_here = [[0] * 14 for _ in range(4)]
+        self.due_at = [0] * 14
+        for index, joker in enumerate(problem.table_jokers):
+            for key in joker.faces:
+                self.kept_here[key // 13][key % 13 + 1] |= 1 << (2 * index)
+                self.freed_here[key // 13][key % 13 + 1] |= 1 << (2 * index + 1)
+            self.due_at[joker.number] |= 3 << (2 * index)
+        self.weight = problem.weight
+        self.opening = problem.opening
+        # A joker kept in hand can be added to the finished table at the end (`_add_jokers`): worth `held`.
+        self.held = max(problem.weight[52], 0) if problem.rack_jokers and problem.hold_jokers else 0
+        self.cache: list[dict[int, list[Move]]] = [{} for _ in range(self.LAYERS)]
+        # What a cell's moves depend on besides the state (see `_cell_moves`).
+        self.inputs: list[_CellInputs] = []
+        for layer in range(self.LAYERS):
+            colour, number = layer % 5, layer // 5 + 1
+            if colour == 4:
+                self.inputs.append(_NO_CELL)
+                continue
+            self.inputs.append(
+                _CellInputs(
+                    colour,
+                    table[colour][number],
+                    rack[colour][number],
+                    self.real[colour][number + 1],
+                    self.real[colour][number + 2],
+                    self.rack_after[colour][number],
+                    self.kept_here[colour][number],
+                    self.freed_here[colour][number],
+                    problem.weight[colour * 13 + number - 1],
+                    problem.weight[52],
+                    number if problem.opening else 0,
+                    tuple(self.real[other][number] for other in range(colour + 1, 4)),
+                )
+            )
+        # What numbered rack tiles are worth, up to each cell (for budgets).
+        self.passed: list[int] = []
+        total = 0
+        for number in range(1, 14):
+            for colour in range(4):
+                total += max(problem.weight[colour * 13 + number - 1], 0) * rack[colour][number]
+                self.passed.append(total)
+
+    def starts(self) -> dict[int, int]:
+        problem = self.problem
+        starts: dict[int, int] = {}
+        for fates in product((False, True), repeat=len(problem.table_jokers)):
+            pend = 0
+            freed = 0
+            for index, (joker, is_freed) in enumerate(zip(problem.table_jokers, fates, strict=True)):
+                if is_freed:
+                    if not problem.freeable(joker):
+                        break
+                    pend |= 1 << (2 * index + 1)
+                    freed += 1
+                else:
+                    pend |= 1 << (2 * index)
             else:
-                pend |= 1 << (2 * index)
-        else:
-            state = (problem.rack_jokers << JL_SHIFT) | (freed << FL_SHIFT) | (pend << PEND_SHIFT)
-            starts[state] = 0
-            if freed and rack_colours[1] + problem.rack_jokers >= 2:
-                starts[state | HOST] = 0
-    layers: list[dict[int, tuple[int, object]]] = []
-    current = starts
-    joker_weight = weight[52]
-    opening = problem.opening
-    # A joker kept in hand can be added to the finished table at the end (`_add_jokers`): worth `held`.
-    held = max(joker_weight, 0) if problem.rack_jokers and problem.hold_jokers else 0
-    for number in range(1, 14):
-        for colour in range(4):
-            shift = colour * DESC_BITS
-            pool_shift = ACC_SHIFT + colour * ACC_BITS
-            face = colour * 13 + number - 1
-            face_weight = weight[face]
-            on_table = table[colour][number]
-            on_rack = rack[colour][number]
-            real1 = real[colour][number + 1]
-            real2 = real[colour][number + 2]
-            kept_mask = kept_here[colour][number]
-            freed_mask = freed_here[colour][number]
-            floor = floors[(number - 1) * 4 + colour]
-            rest = tuple(real[other][number] for other in range(colour + 1, 4))
-            options: dict[int, list[tuple[int, int, object]]] = {}
-            unpooled: dict[int, list[tuple[int, int, object]]] = {}
+                state = (problem.rack_jokers << JL_SHIFT) | (freed << FL_SHIFT) | (pend << PEND_SHIFT)
+                starts[state] = 0
+                if freed and self.rack_colours[1] + problem.rack_jokers >= 2:
+                    starts[state | HOST] = 0
+        return starts
+
+    def cell_moves(self, layer: int, state: int) -> list[Move]:
+        """The moves of cell `layer` (number = layer // 5 + 1, colour = layer % 5 < 4) from `state`."""
+        shift = layer % 5 * DESC_BITS
+        key = (state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
+        moves = self.cache[layer].get(key)
+        if moves is None:
+            small = (state >> shift & DESC_MASK) | (state >> X_SHIFT & X_MASK) << DESC_BITS
+            moves = _cell_moves(self.inputs[layer], small, state >> ACC_SHIFT & ACC_MASK)
+            self.cache[layer][key] = moves
+        return moves
+
+    def group_moves(self, layer: int, state: int) -> list[Move]:
+        """The moves of the group step `layer` from `state` (none if a joker duty of the number is unmet).
+        A move's delta may carry HOST: the next number hosts a freed joker's group."""
+        number = layer // 5 + 1
+        if state & self.due_at[number] << PEND_SHIFT:
+            return []
+        key = state >> ACC_SHIFT
+        moves = self.cache[layer].get(key)
+        if moves is None:
+            moves = []
+            splits = _group_moves(state >> ACC_SHIFT & POOL_X_MASK, number in (1, 12, 13), self.weight[52], number if self.opening else 0)
+            for delta, gain, info in splits:
+                moves.append((delta, gain, info))
+                after = state + delta
+                if (
+                    number < 13
+                    and after >> FL_SHIFT & 3 > after >> WAIT_SHIFT & 3
+                    and self.rack_colours[number + 1] + (after >> JL_SHIFT & 3) >= 2
+                ):
+                    moves.append((delta + HOST, gain, info))  # the next number may host a freed joker's group
+            self.cache[layer][key] = moves
+        return moves
+
+    def final(self, state: int) -> bool:
+        """Is this state (after the last layer) a legal table with every duty met?"""
+        if state >> FL_SHIFT & 3 or state >> PEND_SHIFT & 15:
+            return False
+        if self.opening and state >> PTS_SHIFT < self.problem.minimum:
+            return False
+        return all(_may_end(code) for colour in range(4) for code in _DESCS[state >> colour * DESC_BITS & DESC_MASK])
+
+    def cap(self, state: int) -> int:
+        """Opening points count up to the minimum only (so states that reached it merge)."""
+        if self.opening and state >> PTS_SHIFT > self.problem.minimum:
+            return (state & LOW_MASK) | self.problem.minimum << PTS_SHIFT
+        return state
+
+    def search(self, budget: int | None) -> Found | None:
+        """The best final state's value, the steps that reach it and the rack jokers left in hand (to add
+        to the finished table), or None if no legal table exists: a forward pass, layer by layer.
+
+        `budget` (None: no limit) prunes every state that has already left more than that much weight of
+        numbered rack tiles unplaced: the best play survives when it leaves at most `budget` in all."""
+        held = self.held
+        layers: list[dict[int, tuple[int, object]]] = []
+        current = self.starts()
+        for layer in range(self.LAYERS):
+            is_cell = layer % 5 < 4
+            floor = -(1 << 62) if budget is None or not is_cell else self.passed[layer - layer // 5] - budget
+            moves_of = self.cell_moves if is_cell else self.group_moves
+            cache = self.cache[layer]
+            shift = layer % 5 * DESC_BITS if is_cell else 0
+            opening = self.opening
             following: dict[int, int] = {}
             back: dict[int, tuple[int, object]] = {}
             for state, value in current.items():
-                extra = state >> X_SHIFT & X_MASK
-                pool = state >> ACC_SHIFT & ACC_MASK
-                key = (state >> shift & DESC_MASK) | extra << DESC_BITS | pool << (DESC_BITS + X_BITS)
-                moves = options.get(key)
+                if is_cell:
+                    moves = cache.get((state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS)
+                else:
+                    moves = cache.get(state >> ACC_SHIFT)
                 if moves is None:
-                    small = key & ((1 << (DESC_BITS + X_BITS)) - 1)
-                    every = unpooled.get(small)
-                    if every is None:
-                        every = _moves(
-                            small, extra, shift, pool_shift, on_table, on_rack, real1, real2, rack_after[colour][number], kept_mask, freed_mask,
-                            face_weight, joker_weight, number if opening else 0,
-                        )
-                        unpooled[small] = every
-                    moves = _pooled(every, pool, colour, rest, extra)
-                    options[key] = moves
+                    moves = moves_of(layer, state)
                 for delta, gain, info in moves:
                     after = state + delta
-                    if opening and after >> PTS_SHIFT > problem.minimum:
-                        after = (after & LOW_MASK) | problem.minimum << PTS_SHIFT
+                    if opening:
+                        after = self.cap(after)
                     total = value + gain
                     if total < floor:
                         continue
@@ -546,67 +690,75 @@ def _search(problem: _Problem, budget: int | None) -> tuple[int, list[_Step], in
             current = following
             if held:
                 _drop_spent_jokers(current, held)
-        # The group step of this number.
-        following = {}
-        back = {}
-        lone_ok = number in (1, 12, 13)
-        due = due_at[number] << PEND_SHIFT
-        splits: dict[int, list[tuple[int, int, object]]] = {}
+            if not is_cell:
+                _drop_dominated(current)
+        best_state = None
+        best_value = 0
         for state, value in current.items():
-            if state & due:
-                continue
-            key = state >> ACC_SHIFT
-            moves = splits.get(key)
-            if moves is None:
-                moves = _group_moves(state, lone_ok, joker_weight, number if opening else 0)
-                splits[key] = moves
-            for delta, gain, info in moves:
+            value += held * (state >> JL_SHIFT & 3)
+            if (best_state is None or value > best_value) and self.final(state):
+                best_state, best_value = state, value
+        if best_state is None:
+            return None
+        steps: list[_Step] = []
+        state = best_state
+        for layer in range(self.LAYERS - 1, -1, -1):
+            state, info = layers[layer][state]
+            steps.append(_Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info))
+        steps.reverse()
+        return best_value, steps, (best_state >> JL_SHIFT & 3) if held else 0
+
+    def place_all(self) -> Found | None:
+        """A play that places every numbered rack tile (rack jokers too, or kept in hand to add at the
+        end), found depth first: when the table has room, the first few paths tried reach one, without
+        looking at the whole space. None if there is none (then the whole space was looked at)."""
+        failed: list[set[int]] = [set() for _ in range(self.LAYERS + 1)]
+        path: list[object] = []
+        rack = self.problem.rack
+        wanted = [rack[layer % 5][layer // 5 + 1] if layer % 5 < 4 else -1 for layer in range(self.LAYERS)]
+
+        def walk(layer: int, state: int) -> int | None:
+            if layer == self.LAYERS:
+                return state if self.final(state) else None
+            cell = layer % 5 < 4
+            moves = self.cell_moves(layer, state) if cell else self.group_moves(layer, state)
+            dead = failed[layer + 1]
+            for delta, _, info in moves:
+                if cell and info.placed != wanted[layer]:  # type: ignore[attr-defined]
+                    continue
                 after = state + delta
-                if opening and after >> PTS_SHIFT > problem.minimum:
-                    after = (after & LOW_MASK) | problem.minimum << PTS_SHIFT
-                total = value + gain
-                best = following.get(after)
-                if best is None or total > best:
-                    following[after] = total
-                    back[after] = (state, info)
-                if (
-                    number < 13
-                    and after >> FL_SHIFT & 3 > after >> WAIT_SHIFT & 3
-                    and rack_colours[number + 1] + (after >> JL_SHIFT & 3) >= 2
-                ):
-                    hosting = after | HOST  # the next number may host a freed joker's group
-                    best = following.get(hosting)
-                    if best is None or total > best:
-                        following[hosting] = total
-                        back[hosting] = (state, info)
-        layers.append(back)
-        current = following
-        if held:
-            _drop_spent_jokers(current, held)
-    best_state = None
-    best_value = 0
-    for state, value in current.items():
-        value += held * (state >> JL_SHIFT & 3)
-        if not all(_may_end(code) for colour in range(4) for code in _DESCS[state >> colour * DESC_BITS & DESC_MASK]):
-            continue
-        if state >> FL_SHIFT & 3 or state >> PEND_SHIFT & 15:  # (an open designated run may end: checked above)
-            continue
-        if opening and state >> PTS_SHIFT < problem.minimum:
-            continue
-        if best_state is None or value > best_value:
-            best_state, best_value = state, value
-    if best_state is None:
+                if after in dead:
+                    continue
+                path.append(info)
+                end = walk(layer + 1, after)
+                if end is not None:
+                    return end
+                path.pop()
+            failed[layer].add(state)
+            return None
+
+        for state in self.starts():
+            end = walk(0, state)
+            if end is not None:
+                steps = [
+                    _Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info) for layer, info in enumerate(path)
+                ]
+                jokers = end >> JL_SHIFT & 3
+                value = sum(self.weight[colour * 13 + number - 1] * self.problem.rack[colour][number] for colour in range(4) for number in range(1, 14))
+                return value + self.weight[52] * self.problem.rack_jokers, steps, jokers
         return None
-    steps: list[_Step] = []
-    state = best_state
-    index = len(layers)
-    for number in range(13, 0, -1):
-        for colour in (-1, 3, 2, 1, 0):
-            index -= 1
-            state, info = layers[index][state]
-            steps.append(_Step(colour, number, info))
-    steps.reverse()
-    return best_value, steps, (best_state >> JL_SHIFT & 3) if held else 0
+
+
+def _drop_dominated(layer: dict[int, int]) -> None:
+    """Dominance: a state whose runs of one colour are dominated (`_upgrades`) by those of another state,
+    identical otherwise and worth as much, cannot lead anywhere better: it is dropped."""
+    for state, value in list(layer.items()):
+        for colour in range(4):
+            shift = colour * DESC_BITS
+            desc_id = state >> shift & DESC_MASK
+            if any(layer.get(state + ((better - desc_id) << shift), -(1 << 62)) >= value for better in _upgrades(desc_id)):
+                del layer[state]
+                break
 
 
 def _drop_spent_jokers(layer: dict[int, int], held: int) -> None:
@@ -622,6 +774,54 @@ def _drop_spent_jokers(layer: dict[int, int], held: int) -> None:
     ]
     for state in spent:
         del layer[state]
+
+
+# Moves of a cell depend on a few small numbers only, so they are kept for every later solve too (the cache
+# is emptied when it grows past `_CACHE_LIMIT` entries, to bound the memory of a long-running process).
+_CACHE_LIMIT = 300_000
+class _CellInputs(NamedTuple):
+    """What a cell's moves depend on besides the state."""
+
+    colour: int
+    on_table: int
+    on_rack: int
+    real1: int  # numbered tiles of the colour's next cell
+    real2: int  # ... and the one after
+    rack_after: int  # rack tiles of the colour at later numbers (at most 2 counted)
+    kept_mask: int  # kept table jokers that may stand here
+    freed_mask: int  # freed table jokers whose replacement this face is
+    face_weight: int
+    joker_weight: int
+    points: int  # the number, when opening points count (else 0)
+    rest: tuple[int, ...]  # numbered tiles the later colours of the number could add to its group pool
+
+
+_NO_CELL = _CellInputs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ())
+_UNPOOLED: dict[tuple[tuple[object, ...], int], list[Move]] = {}
+_POOLED: dict[tuple[_CellInputs, int, int], list[Move]] = {}
+
+
+def _cell_moves(inputs: _CellInputs, small: int, pool: int) -> list[Move]:
+    """The moves of a cell from states with run tuple and extra bits `small` and this group `pool`."""
+    key = (inputs, small, pool)
+    moves = _POOLED.get(key)
+    if moves is None:
+        unpooled = (inputs[:-1], small)
+        every = _UNPOOLED.get(unpooled)
+        if every is None:
+            every = _moves(
+                small, small >> DESC_BITS, inputs.colour * DESC_BITS, ACC_SHIFT + inputs.colour * ACC_BITS,
+                inputs.on_table, inputs.on_rack, inputs.real1, inputs.real2, inputs.rack_after,
+                inputs.kept_mask, inputs.freed_mask, inputs.face_weight, inputs.joker_weight, inputs.points,
+            )  # fmt: skip
+            if len(_UNPOOLED) > _CACHE_LIMIT:
+                _UNPOOLED.clear()
+            _UNPOOLED[unpooled] = every
+        moves = _pooled(every, pool, inputs.colour, inputs.rest, small >> DESC_BITS)
+        if len(_POOLED) > _CACHE_LIMIT:
+            _POOLED.clear()
+        _POOLED[key] = moves
+    return moves
 
 
 def _moves(
@@ -688,19 +888,28 @@ def _moves(
     return moves
 
 
-def _pooled(
-    moves: list[tuple[int, int, object]], pool: int, colour: int, rest: tuple[int, ...], extra: int
-) -> list[tuple[int, int, object]]:
+def _pooled(moves: list[Move], pool: int, colour: int, rest: tuple[int, ...], extra: int) -> list[Move]:
     """The moves whose share of the number's group pool can still become legal groups (see `_pool_possible`)."""
-    counts = tuple(sum(pool >> (ACC_BITS * other + 2 * part) & 3 for part in range(3)) for other in range(colour))
+    counts = _pool_counts(pool, colour)
     jokers = (extra & 3) + (extra >> 2 & 3) + bin(extra >> 4 & 0b0101).count("1")
-    kept: list[tuple[int, int, object]] = []
+    verdicts: dict[int, bool] = {}
+    kept: list[Move] = []
     for move in moves:
         option = move[2]
         assert isinstance(option, CellOption)
-        if _pool_possible((*counts, sum(option.pool)), rest, jokers):
+        share = option.pool[0] + option.pool[1] + option.pool[2]
+        verdict = verdicts.get(share)
+        if verdict is None:
+            verdict = verdicts[share] = _pool_possible((*counts, share), rest, jokers)
+        if verdict:
             kept.append(move)
     return kept
+
+
+@cache
+def _pool_counts(pool: int, colour: int) -> tuple[int, ...]:
+    """Tiles in the group pool per colour before `colour`."""
+    return tuple(sum(pool >> (ACC_BITS * other + 2 * part) & 3 for part in range(3)) for other in range(colour))
 
 
 @cache
@@ -718,9 +927,11 @@ def _pool_possible(counts: tuple[int, ...], rest: tuple[int, ...], jokers: int) 
     return False
 
 
-def _group_moves(state: int, lone_ok: bool, joker_weight: int, points: int) -> list[tuple[int, int, object]]:
+@cache
+def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int) -> list[Move]:
     """The transitions of a group step from `state`: every way to add jokers to the pool that splits (a
-    number that hosts a freed joker must take one)."""
+    number that hosts a freed joker must take one). `bits`: the state's pool and extra bits."""
+    state = bits << ACC_SHIFT
     acc = state >> ACC_SHIFT & ACC_MASK
     pool = tuple((acc >> (6 * colour) & 3, acc >> (6 * colour + 2) & 3, acc >> (6 * colour + 4) & 3) for colour in range(4))
     jokers_left = state >> JL_SHIFT & 3
@@ -742,10 +953,13 @@ def _group_moves(state: int, lone_ok: bool, joker_weight: int, points: int) -> l
 # --- building the table from the steps ------------------------------------------------------------------------
 
 
+_FACES = tuple(Tile.from_key(key) for key in range(52))
+
+
 def _build(steps: list[_Step]) -> tuple[tuple[Faces, ...], Faces]:
     """The new table (runs by colour and start, then groups by number) and the rack tiles placed."""
-    open_runs: list[list[list[Tile]]] = [[] for _ in range(4)]
-    runs: list[list[Tile]] = []
+    open_runs: list[list[tuple[int, list[Tile]]]] = [[] for _ in range(4)]
+    runs: list[tuple[int, int, list[Tile]]] = []  # (colour, start, tiles)
     groups: list[Faces] = []
     placed: list[Tile] = []
     for step in steps:
@@ -758,23 +972,23 @@ def _build(steps: list[_Step]) -> tuple[tuple[Faces, ...], Faces]:
             continue
         option = step.info
         assert isinstance(option, CellOption)
-        face = Tile(COLOURS[step.colour], step.number)
-        before = open_runs[step.colour]
-        sources: list[list[Tile]] = []
-        for run, item in zip(before, option.extend, strict=True):
+        face = _FACES[step.colour * 13 + step.number - 1]
+        sources: list[tuple[int, list[Tile]]] = []
+        for (first, run), item in zip(open_runs[step.colour], option.extend, strict=True):
             if item is None:
-                runs.append(run)
+                runs.append((step.colour, first, run))
             else:
                 run.append(face if item in (T, R) else JOKER)
-            sources.append(run)
+            sources.append((first, run))
         for item in option.starts:
-            sources.append([face if item in (T, R) else JOKER])
+            sources.append((step.number, [face if item in (T, R) else JOKER]))
         open_runs[step.colour] = [sources[source] for source in option.order]
         placed.extend([face] * option.placed + [JOKER] * option.rack_jokers)
-    for colour_runs in open_runs:
-        runs.extend(colour_runs)
-    runs.sort(key=_run_order)
-    return tuple(tuple(run) for run in runs) + tuple(groups), tuple(sorted(placed, key=lambda tile: tile.key))
+    for colour, colour_runs in enumerate(open_runs):
+        runs.extend((colour, first, run) for first, run in colour_runs)
+    runs.sort(key=lambda run: run[:2])
+    table = tuple(tuple(run) for _, _, run in runs) + tuple(groups)
+    return table, tuple(sorted(placed, key=lambda tile: tile.key))
 
 
 def _add_jokers(table: tuple[Faces, ...], jokers: int) -> tuple[Faces, ...] | None:
@@ -786,7 +1000,7 @@ def _add_jokers(table: tuple[Faces, ...], jokers: int) -> tuple[Faces, ...] | No
             kind = read_meld(faces).kind
             for candidate in ((*faces, JOKER), (JOKER, *faces)):
                 grown = try_read_meld(candidate)
-                if grown is not None and grown.kind is kind:  # what the other tiles stand for is unchanged
+                if grown is not None and grown.kind == kind:  # what the other tiles stand for is unchanged
                     sets[index] = candidate
                     break
             else:
@@ -795,12 +1009,6 @@ def _add_jokers(table: tuple[Faces, ...], jokers: int) -> tuple[Faces, ...] | No
         else:
             return None
     return tuple(sets)
-
-
-def _run_order(run: list[Tile]) -> tuple[int, int]:
-    meld = read_meld(run)
-    assert meld.colour is not None
-    return meld.colour.index, meld.start
 
 
 def _group_faces(group: Group, number: int) -> Faces:
@@ -900,9 +1108,10 @@ def solve_opening(
     return Solution(found.placed, tuple(melds) + found.table, found.score, found.value, points)
 
 
-def _budgets(problem: _Problem) -> Iterator[int | None]:
-    """Budgets for `_search`, tightest first: leave nothing, then up to 1, 2, 4, ... tiles' worth; finally
-    no limit. A search whose best play leaves at most its budget unplaced has found the best play."""
+def _budgets(problem: _Problem, first: int = 0) -> Iterator[int | None]:
+    """Budgets for `_Walk.search`, tightest first: leave `first` tiles' worth (0: nothing), then up to 1, 2,
+    4, ... tiles' worth; finally no limit. A search whose best play leaves at most its budget unplaced has
+    found the best play."""
     weights = [problem.weight[52]] * problem.rack_jokers
     for colour in range(4):
         for number in range(1, 14):
@@ -911,17 +1120,19 @@ def _budgets(problem: _Problem) -> Iterator[int | None]:
         yield None
         return
     weights.sort(reverse=True)
-    count = 0
+    count = first
     while count < len(weights):
         yield sum(weights[:count])
         count = 2 * count if count else 1
     yield None
 
 
-def _best(problem: _Problem) -> tuple[int, list[_Step], int] | None:
+def _best(problem: _Problem, first: int = 0) -> Found | None:
+    """The best play, by searches with growing budgets (from leaving `first` tiles' worth)."""
     reachable = problem.reachable()
-    for budget in _budgets(problem):
-        result = _search(problem, budget)
+    walk = _Walk(problem)
+    for budget in _budgets(problem, first):
+        result = walk.search(budget)
         if result is not None and (budget is None or result[0] >= reachable - budget):
             return result
     return None
@@ -933,7 +1144,7 @@ class _Play(NamedTuple):
     placed: Faces
 
 
-def _finish(problem: _Problem, result: tuple[int, list[_Step], int] | None) -> _Play | None:
+def _finish(problem: _Problem, result: Found | None) -> _Play | None:
     """The play a search found, with the jokers it kept in hand added to the table (if they do not fit
     anywhere, the search is redone without that shortcut)."""
     if result is None:
@@ -950,11 +1161,22 @@ def _finish(problem: _Problem, result: tuple[int, list[_Step], int] | None) -> _
 
 
 def _solve(problem: _Problem) -> _Play | None:
-    """The best play. Jokers make the search larger, so when there are any to place or free, a search
-    without them (rack jokers only added at the end, table jokers kept) gives a first play; the full
-    search then only looks at plays that beat it (and is skipped when that play places every tile)."""
+    """The best play.
+
+    1. Can every rack tile go? A depth-first walk answers quickly when the table has room (the common case
+       on a big table, where the full search is slowest).
+    2. Otherwise, jokers make the search larger, so when there are any to place or free, a search without
+       them (rack jokers only added at the end, table jokers kept) gives a first play; the full search
+       then only looks at plays that beat it (and is skipped when that play places every tile)."""
+    reachable = problem.reachable()
+    skip = 0
+    if not problem.opening and all(weight >= 0 for weight in problem.weight):
+        everything = _finish(problem, _Walk(problem).place_all())
+        if everything is not None and everything.score >= reachable:
+            return everything
+        skip = 1  # no play leaves nothing
     if not problem.rack_jokers and not any(problem.freeable(joker) for joker in problem.table_jokers):
-        return _finish(problem, _best(problem))
+        return _finish(problem, _best(problem, skip))
     simple = replace(problem, rack_jokers=0, allow_freed=False)
     first = _finish(simple, _best(simple))
     if first is not None and problem.rack_jokers and problem.weight[52] > 0:
@@ -963,11 +1185,20 @@ def _solve(problem: _Problem) -> _Play | None:
             jokers = (JOKER,) * problem.rack_jokers
             placed = tuple(sorted((*first.placed, *jokers), key=lambda tile: tile.key))
             first = _Play(first.score + problem.weight[52] * problem.rack_jokers, added, placed)
-    reachable = problem.reachable()
     if first is not None and first.score >= reachable:
         return first
-    budget = None if first is None or any(weight < 0 for weight in problem.weight) else reachable - first.score
-    full = _finish(problem, _search(problem, budget))
+    # The full search, with growing budgets up to what the first play leaves (nothing better leaves more).
+    limit = None if first is None or any(weight < 0 for weight in problem.weight) else reachable - first.score
+    walk = _Walk(problem)
+    found: Found | None = None
+    for budget in _budgets(problem, skip):
+        last = budget is None or (limit is not None and budget >= limit)
+        if last:
+            budget = limit
+        found = walk.search(budget)
+        if last or (found is not None and budget is not None and found[0] >= reachable - budget):
+            break
+    full = _finish(problem, found)
     if full is None or (first is not None and first.score >= full.score):
         return first
     return full

@@ -8,18 +8,19 @@ says what it stands for: in a run, the number of its position; in a group, any m
 When the order reads as a run, the set is a run: one real tile with two jokers reads as a run where it
 can (`r5 J J` is 5-6-7, worth 18); `r13 J J` cannot be a run (14, 15), so it is a group of 13s.
 
-The `Meld` value (kind, what each joker stands for, each position's value) is the house game's: the two
-games read melds into the same shape, with different rules and values.
+A `Meld` has the same shape as the house game's (kind, what each joker stands for, each position's
+value), defined here so that the solver and the rules of this game import nothing of the house game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from apps.engine.errors import IllegalMove
-from apps.engine.house.melds import MAX_SET, MIN_MELD, Meld, MeldKind
-from apps.engine.tiles import COLOURS, Tile, format_tiles
+from apps.engine.tiles import COLOURS, Colour, Tile, format_tiles
 
 __all__ = [
     "JOKER_RACK_VALUE",
@@ -27,7 +28,6 @@ __all__ = [
     "HIGHEST",
     "OPENING_MINIMUM",
     "Meld",
-    "MeldKind",
     "meld_problem",
     "rack_value",
     "read_meld",
@@ -38,6 +38,31 @@ OPENING_MINIMUM = 30
 JOKER_RACK_VALUE = 30
 LOWEST = 1
 HIGHEST = 13
+MIN_MELD = 3
+MAX_GROUP = 4
+
+Kind = Literal["run", "set"]  # "set" is a group: the word the engine's CLI and views use (SPEC 9)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A legal set. `stands_for[i]` is () for a numbered tile; for a joker, the faces it may stand for (one
+    in a run; every missing colour in a group). `values[i]` is the face value of position i (a joker: the
+    number it stands for). `start` is a run's first number or a group's number; `colour` a run's colour."""
+
+    tiles: tuple[Tile, ...]
+    kind: Kind
+    stands_for: tuple[tuple[Tile, ...], ...]
+    values: tuple[int, ...]
+    start: int
+    colour: Colour | None
+
+    @property
+    def points(self) -> int:
+        return sum(self.values)
+
+    def __str__(self) -> str:
+        return format_tiles(self.tiles)
 
 
 def rack_value(tile: Tile) -> int:
@@ -63,18 +88,18 @@ def _read_run(tiles: tuple[Tile, ...]) -> Meld | str:
     colour = tiles[anchor].colour
     stands_for = tuple((Tile(colour, start + i),) if tile.is_joker else () for i, tile in enumerate(tiles))
     values = tuple(range(start, start + len(tiles)))
-    return Meld(tiles, MeldKind.RUN, stands_for, values, start, colour)
+    return Meld(tiles, "run", stands_for, values, start, colour)
 
 
 def _read_group(tiles: tuple[Tile, ...], number: int) -> Meld | str:
-    if len(tiles) > MAX_SET:
+    if len(tiles) > MAX_GROUP:
         return "a group has at most 4 tiles, one of each colour"
     colours = [tile.colour for tile in tiles if not tile.is_joker]
     if len(set(colours)) != len(colours):
         return "a group has each colour only once"
     missing = tuple(Tile(colour, number) for colour in COLOURS if colour not in colours)
     stands_for = tuple(missing if tile.is_joker else () for tile in tiles)
-    return Meld(tiles, MeldKind.SET, stands_for, (number,) * len(tiles), number, None)
+    return Meld(tiles, "set", stands_for, (number,) * len(tiles), number, None)
 
 
 @lru_cache(maxsize=65536)

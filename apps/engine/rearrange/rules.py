@@ -88,7 +88,7 @@ class RearrangeRules(Rules[RearrangeState]):
         meld = try_read_meld(tiles)
         if meld is None:
             return MeldCheck(False, None, 0, meld_problem(tiles))
-        return MeldCheck(True, meld.kind.value, meld.points)
+        return MeldCheck(True, meld.kind, meld.points)
 
     def view_for(self, state: RearrangeState, seat: int | None) -> JSON:
         if seat is not None and not 0 <= seat < state.seats:

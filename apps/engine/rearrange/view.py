@@ -22,7 +22,7 @@ def meld_view(index: int, tiles: tuple[TileId, ...]) -> JSON:
     return {
         "index": index,
         "tiles": [str(tile) for tile in meld.tiles],
-        "kind": meld.kind.value,
+        "kind": meld.kind,
         "points": meld.points,
         "jokers": [
             {"at": at, "stands_for": [str(tile) for tile in meld.stands_for[at]]}
