@@ -32,7 +32,7 @@ from apps.engine.bots.house_plan import (
 )
 from apps.engine.bots.house_view import SeatView, public_state
 from apps.engine.game import JSON, Draw, Move
-from apps.engine.house.helpers import joker_takes, lay_off_spots, take_discard_moves
+from apps.engine.house.helpers import find_opening, joker_takes, lay_off_spots, take_discard_moves
 from apps.engine.house.melds import Meld, MeldKind, opening_check, rack_penalty, read_meld
 from apps.engine.house.moves import Discard, Lay, LayOff, TakeDiscard
 from apps.engine.house.state import Phase
@@ -116,6 +116,8 @@ class HardWeights:
     take_factor: float = 1.0  # a tile that completes a kept pair may also come as the last discard
     out_bonus: float = 3.0  # in that look-ahead, going out next turn counts as this many more tiles
     protect_melds: bool = True  # before opening, never break a complete meld of the best partition
+    outs_from: int = 20  # ... and once its melds reach this, discard to keep the most draws that open
+    outs_candidates: int = 4  # ... trying this many discards
 
 
 class HardHouseBot:
@@ -139,6 +141,10 @@ class HardHouseBot:
             if self.weights.protect_melds:
                 richest = max(partitions_now, key=lambda part: (part.points, part.has_run, part.tiles))
                 candidates = richest.rest
+                if richest.points >= self.weights.outs_from:
+                    by_outs = self._discard_by_outs(seat, candidates)
+                    if by_outs is not None:
+                        return Discard(by_outs)
             return Discard(self._discard(seat, candidates))
         if seat.opened_before and len(seat.rack) > 1:
             takes = joker_takes(public_state(seat), seat.seat)
@@ -327,6 +333,25 @@ class HardHouseBot:
             return value + 20 * weights.feed * self._feed(seat, tile, unseen, hidden)
 
         return keep_value
+
+    def _discard_by_outs(self, seat: SeatView, candidates: Sequence[Tile]) -> Tile | None:
+        """Close to opening: the discard (among the few least worth keeping) that leaves the most hidden
+        tiles with which the rack opens next turn; None when none leaves any."""
+        unseen = unseen_counts([*seat.rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
+        keep_value = self._keep_value(seat, unseen, max(1, sum(unseen.values())))
+        pool = sorted({tile for tile in candidates if not tile.is_joker}, key=keep_value)[: self.weights.outs_candidates]
+        best: tuple[int, Tile] | None = None
+        for tile in pool:
+            kept = list(seat.rack)
+            kept.remove(tile)
+            relevant: set[Tile] = {JOKER}
+            for i, a in enumerate(kept):
+                for b in kept[i + 1 :]:
+                    relevant.update(completions(a, b))
+            outs = sum(unseen[face] for face in relevant if unseen[face] and find_opening([*kept, face], limit=400))
+            if outs and (best is None or outs > best[0]):
+                best = (outs, tile)
+        return None if best is None else best[1]
 
     def _discard(self, seat: SeatView, candidates: Sequence[Tile]) -> Tile:
         rack = seat.rack

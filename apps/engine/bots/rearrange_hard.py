@@ -17,6 +17,7 @@ instead:
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -31,12 +32,14 @@ from apps.engine.tiles import COLOURS, JOKER, Tile
 
 @dataclass(frozen=True, slots=True)
 class RearrangeWeights:
-    reserve: int = 2  # tiles held back from the best play, when the new table still takes them
+    reserve: int = 0  # tiles held back from the best play, when the new table still takes them
     tries: int = 4  # solver calls spent looking for them
     dump_below: int = 4  # no reserve once another player holds this few tiles
     small_opening: bool = True  # open with the fewest sets that reach 30
+    bank_sets: bool = True  # keep complete sets of the rack on the rack until nothing else can be placed
     joker_weight: int = 1030  # what placing a joker is worth to the solver (1000 a tile): below 0 keeps it
-    edge_weight: int = 0  # extra worth of placing a tile that fits few sets later (1, 2, 12, 13)
+    edge_weight: int = 10  # extra worth of placing a tile that fits few sets later (1, 2, 12, 13)
+    stiff_weight: int = 0  # extra worth of placing a tile with few sets it could join later, per set fewer
 
 
 class HardRearrangeBot:
@@ -57,7 +60,11 @@ class HardRearrangeBot:
             return Draw()
         if len(full.placed) == len(seat.rack) or self._threatened(seat):
             return Play(full.table)
-        weights = self._weights()
+        if self.weights.bank_sets:
+            banked = self._banked_play(seat, full)
+            if banked is not None:
+                return Play(banked.table)
+        weights = self._weights(seat)
         if weights:
             planned = solve(seat.table, seat.rack, weights=weights)
             if planned is None:
@@ -67,17 +74,40 @@ class HardRearrangeBot:
             return Play(full.table)
         return Play(self._with_reserve(seat, full).table)
 
-    def _weights(self) -> dict[Tile, int]:
+    def _weights(self, seat: RearrangeSeatView) -> dict[Tile, int]:
         """The solver's objective for an ordinary turn (empty: its default, the most tiles)."""
         chosen = self.weights
-        if chosen.joker_weight == 1030 and not chosen.edge_weight:
+        if chosen.joker_weight == 1030 and not chosen.edge_weight and not chosen.stiff_weight:
             return {}
         weights = {JOKER: chosen.joker_weight}
+        available = _availability(seat) if chosen.stiff_weight else Counter()
         for colour in COLOURS:
             for number in range(1, 14):
+                face = Tile(colour, number)
                 edge = chosen.edge_weight * (2 if number in (1, 13) else 1 if number in (2, 12) else 0)
-                weights[Tile(colour, number)] = TILE_WEIGHT + number + edge
+                stiff = 0
+                if chosen.stiff_weight:
+                    stiff = round(chosen.stiff_weight * max(0.0, 6.0 - flexibility(face, available)))
+                weights[face] = TILE_WEIGHT + number + edge + stiff
         return weights
+
+    def _banked_play(self, seat: RearrangeSeatView, full: Solution) -> Solution | None:
+        """A play that keeps the rack's own complete sets back (they can go down as new sets on any later
+        turn, and meanwhile give the others nothing to build with): the best play of the other tiles, or,
+        when those place nothing, the smallest of the sets. None when the rack has no set to keep, or
+        keeping them would cost other tiles."""
+        own = solve_opening(seat.rack, minimum=0)
+        if own is None:
+            return None
+        sets = own.table
+        kept = [tile for meld in sets for tile in meld]
+        rest = solve(seat.table, seat.rack, keep=kept)
+        if rest is None:
+            smallest = min(sets, key=lambda meld: (len(meld), sum(rack_value(tile) for tile in meld)))
+            return Solution(smallest, (*seat.table, smallest), 0, 0)
+        if len(rest.placed) + len(kept) < len(full.placed):
+            return None  # the sets help place other tiles: play them
+        return rest
 
     def _threatened(self, seat: RearrangeSeatView) -> bool:
         return any(seat.tiles[other] <= self.weights.dump_below for other in seat.others())
@@ -116,3 +146,31 @@ class HardRearrangeBot:
                 if best is None or key < best[0]:
                     best = (key, chosen)
         return opening.table if best is None else (*seat.table, *best[1])
+
+
+def _availability(seat: RearrangeSeatView) -> Counter[Tile]:
+    """How many copies of each face could take part in a set with a rack tile later: those on the table and
+    on the rack count fully, hidden ones (another rack or the pool) half. Doubled, to stay in integers."""
+    seen = Counter(seat.rack) + Counter(tile for meld in seat.table for tile in meld)
+    available: Counter[Tile] = Counter()
+    for colour in COLOURS:
+        for number in range(1, 14):
+            face = Tile(colour, number)
+            available[face] = 2 * seen[face] + (2 - seen[face])
+    return available
+
+
+def flexibility(face: Tile, available: Counter[Tile]) -> float:
+    """Roughly how many sets `face` could still join: each run of three through it and each group of three
+    with it, counted by the scarcer of the two other faces it needs (availability is doubled: see
+    `_availability`, so 4 means both copies at hand)."""
+    assert face.colour is not None and face.number is not None
+    number = face.number
+    total = 0.0
+    for start in range(max(1, number - 2), min(number, 11) + 1):
+        others = [Tile(face.colour, value) for value in range(start, start + 3) if value != number]
+        total += min(available[other] for other in others) / 4
+    colours = [colour for colour in COLOURS if colour is not face.colour]
+    for first, second in combinations(colours, 2):
+        total += min(available[Tile(first, number)], available[Tile(second, number)]) / 4
+    return total
