@@ -48,7 +48,7 @@ def arrangements(tiles: Counter[Tile], sets: Sequence[Faces]) -> Iterator[list[F
         yield []
         return
     first = min(tiles.elements(), key=lambda tile: tile.key)
-    for index, meld in enumerate(sets):
+    for meld in sets:
         if first not in meld:
             continue
         need = Counter(meld)
