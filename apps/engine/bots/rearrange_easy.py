@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from apps.engine.bots.rearrange_view import Faces, RearrangeSeatView
 from apps.engine.game import JSON, Draw, Move
-from apps.engine.rearrange.melds import OPENING_MINIMUM, try_read_meld
+from apps.engine.rearrange.melds import OPENING_MINIMUM, read_meld, try_read_meld
 from apps.engine.rearrange.moves import Play
 from apps.engine.tiles import COLOURS, JOKER, Tile
 
@@ -70,28 +70,46 @@ def _candidates(left: Counter[Tile]) -> list[Faces]:
 
 
 def add_single_tiles(table: Sequence[Faces], rack: Sequence[Tile]) -> tuple[list[Faces], list[Tile]]:
-    """Add rack tiles one at a time to either end of a set on the table while one fits. Returns the new
-    table and the tiles left on the rack."""
+    """Add rack tiles one at a time to either end of a set on the table while one fits (highest first).
+    Returns the new table and the tiles left on the rack."""
     sets = list(table)
-    left = list(rack)
+    left = sorted((tile for tile in rack if not tile.is_joker), key=lambda tile: -(tile.number or 0))
+    jokers = [tile for tile in rack if tile.is_joker]  # a casual player keeps a joker for a set of its own
     progress = True
     while progress and left:
         progress = False
-        for tile in sorted(left, key=lambda tile: (tile.is_joker, -(tile.number or 0))):
-            if tile.is_joker:
-                continue  # a casual player keeps a joker for a set of its own
-            for index, meld in enumerate(sets):
-                for longer in ((*meld, tile), (tile, *meld)):
-                    if try_read_meld(longer) is not None:
-                        sets[index] = longer
-                        left.remove(tile)
-                        progress = True
-                        break
-                if progress:
-                    break
-            if progress:
-                break
-    return sets, left
+        spots = _spots(sets)
+        for tile in left:
+            spot = spots.get(tile)
+            if spot is None:
+                continue
+            index, at_end = spot
+            sets[index] = (*sets[index], tile) if at_end else (tile, *sets[index])
+            left.remove(tile)
+            progress = True
+            break
+    return sets, [*left, *jokers]
+
+
+def _spots(sets: Sequence[Faces]) -> dict[Tile, tuple[int, bool]]:
+    """Where one more tile fits on these sets: face -> (set index, at the end rather than the front)."""
+    spots: dict[Tile, tuple[int, bool]] = {}
+    for index, meld in enumerate(sets):
+        read = read_meld(meld)
+        if read.kind == "set":
+            if len(meld) < 4:
+                for colour in COLOURS:
+                    face = Tile(colour, read.start)
+                    if face not in meld:
+                        spots.setdefault(face, (index, True))
+            continue
+        assert read.colour is not None
+        end = read.start + len(meld) - 1
+        if end < 13:
+            spots.setdefault(Tile(read.colour, end + 1), (index, True))
+        if read.start > 1:
+            spots.setdefault(Tile(read.colour, read.start - 1), (index, False))
+    return spots
 
 
 class EasyRearrangeBot:
