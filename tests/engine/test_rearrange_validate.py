@@ -182,3 +182,9 @@ def test_a_rack_joker_goes_anywhere() -> None:
 
 def test_the_placed_tiles_are_the_new_ones_in_face_order() -> None:
     assert play("r5 r6 r7", "k1 r8 J", "r5 r6 r7 r8 J").placed == (Tile.parse("r8"), Tile.parse("J"))
+
+
+def test_two_jokers_in_one_group_stand_for_two_different_colours() -> None:
+    # Both jokers stood for y13; in b13 J J they stand for two of r13, y13, k13: one of them changed.
+    message = refused("y10 y11 y12 J | y10 y11 y12 J", "b13", "y10 y11 y12 | y10 y11 y12 | b13 J J")
+    assert "only by putting the tile it stands for, y13, from your rack" in message

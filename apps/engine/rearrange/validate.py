@@ -138,12 +138,28 @@ def joker_problem(start: Sequence[Sequence[Tile]], melds: Sequence[Meld], placed
     ]
     problems: list[tuple[int, str]] = []
     for chosen in permutations(range(len(spots)), len(old)):
-        freed = [(joker, spots[spot]) for joker, spot in zip(old, chosen, strict=True) if not joker.could_be & spots[spot].stands_for]
-        problem = _freed_problem(freed, melds, placed, rack_jokers=[spots[i] for i in range(len(spots)) if i not in chosen])
-        if problem is None:
-            return None
-        problems.append((len(freed), problem))
+        matched = list(zip(old, (spots[spot] for spot in chosen), strict=True))
+        rack_jokers = [spots[i] for i in range(len(spots)) if i not in chosen]
+        for kept in product((True, False), repeat=len(matched)):
+            if not _keepable([pair for pair, keep in zip(matched, kept, strict=True) if keep]):
+                continue
+            freed = [pair for pair, keep in zip(matched, kept, strict=True) if not keep]
+            problem = _freed_problem(freed, melds, placed, rack_jokers)
+            if problem is None:
+                return None
+            problems.append((len(freed), problem))
     return min(problems, key=lambda item: item[0])[1]
+
+
+def _keepable(kept: list[tuple[_OldJoker, _Spot]]) -> bool:
+    """Can these jokers all still stand for a tile they stood for? Jokers in one group stand for different
+    missing colours, so two of them need two different tiles."""
+    choices = [sorted(joker.could_be & spot.stands_for, key=lambda tile: tile.key) for joker, spot in kept]
+    for picks in product(*choices):
+        taken = [(spot.meld, tile) for (_, spot), tile in zip(kept, picks, strict=True)]
+        if len(set(taken)) == len(taken):
+            return True
+    return False
 
 
 def _freed_problem(
