@@ -721,7 +721,13 @@ class _Walk:
             if layer == self.LAYERS:
                 return state if self.final(state) else None
             cell = layer % 5 < 4
-            moves = self.cell_moves(layer, state) if cell else self.group_moves(layer, state)
+            if cell:
+                shift = layer % 5 * DESC_BITS
+                moves = self.cache[layer].get((state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS)
+                if moves is None:
+                    moves = self.cell_moves(layer, state)
+            else:
+                moves = self.group_moves(layer, state)
             dead = failed[layer + 1]
             for delta, _, info in moves:
                 if cell and info.placed != wanted[layer]:  # type: ignore[attr-defined]
@@ -751,7 +757,10 @@ class _Walk:
 
 def _drop_dominated(layer: dict[int, int]) -> None:
     """Dominance: a state whose runs of one colour are dominated (`_upgrades`) by those of another state,
-    identical otherwise and worth as much, cannot lead anywhere better: it is dropped."""
+    identical otherwise and worth as much, cannot lead anywhere better: it is dropped. (Only worth its cost
+    on a large layer.)"""
+    if len(layer) < 64:
+        return
     for state, value in list(layer.items()):
         for colour in range(4):
             shift = colour * DESC_BITS
@@ -1127,10 +1136,10 @@ def _budgets(problem: _Problem, first: int = 0) -> Iterator[int | None]:
     yield None
 
 
-def _best(problem: _Problem, first: int = 0) -> Found | None:
+def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None) -> Found | None:
     """The best play, by searches with growing budgets (from leaving `first` tiles' worth)."""
     reachable = problem.reachable()
-    walk = _Walk(problem)
+    walk = walk or _Walk(problem)
     for budget in _budgets(problem, first):
         result = walk.search(budget)
         if result is not None and (budget is None or result[0] >= reachable - budget):
@@ -1170,13 +1179,14 @@ def _solve(problem: _Problem) -> _Play | None:
        then only looks at plays that beat it (and is skipped when that play places every tile)."""
     reachable = problem.reachable()
     skip = 0
+    walk = _Walk(problem)
     if not problem.opening and all(weight >= 0 for weight in problem.weight):
-        everything = _finish(problem, _Walk(problem).place_all())
+        everything = _finish(problem, walk.place_all())
         if everything is not None and everything.score >= reachable:
             return everything
         skip = 1  # no play leaves nothing
     if not problem.rack_jokers and not any(problem.freeable(joker) for joker in problem.table_jokers):
-        return _finish(problem, _best(problem, skip))
+        return _finish(problem, _best(problem, skip, walk))
     simple = replace(problem, rack_jokers=0, allow_freed=False)
     first = _finish(simple, _best(simple))
     if first is not None and problem.rack_jokers and problem.weight[52] > 0:
@@ -1189,7 +1199,6 @@ def _solve(problem: _Problem) -> _Play | None:
         return first
     # The full search, with growing budgets up to what the first play leaves (nothing better leaves more).
     limit = None if first is None or any(weight < 0 for weight in problem.weight) else reachable - first.score
-    walk = _Walk(problem)
     found: Found | None = None
     for budget in _budgets(problem, skip):
         last = budget is None or (limit is not None and budget >= limit)
