@@ -1,17 +1,24 @@
-"""The Hard bot of the house game (SPEC 7, issue 5): plays to win.
+"""The Hard bot of the house game (SPEC 7, issue 5): plays to win. A game is a race (whoever goes out
+first wins it about 98% of the time), so it plays to empty its rack first.
 
 Each call plans the rest of the turn from the view and plays its first step:
 
-- Draw step: take the last discard when a new meld with it leaves fewer tiles on the rack at the end of
+- Draw step: take the last discard when a new meld with it leaves no more tiles on the rack at the end of
   the turn than drawing would; otherwise draw.
-- Before opening: lay the richest opening the rack has (all its melds at once, as many tiles as possible);
-  until then keep the tiles that build towards 45 with a run (high tiles and tiles in partial melds: a
-  rack that never opens pays a flat -100, so its tiles' own penalties do not matter yet).
-- After opening: take every joker it can, then lay the partition of the rack into melds that, together
-  with lay-offs on the table, places the most tiles (then the most points); go out when it can, by
-  discarding a joker when it holds one (x2).
-- Discard: the tile least worth keeping: isolated and expensive first once open; never a tile it could
-  lay off next turn, rarely one the next player could take into a meld, never a joker unless going out.
+- Before opening: open as soon as the rack can, with the fewest melds that reach 45 with a run (the rest
+  stay on the rack). Until then never break a complete meld of the rack's richest partition; once those
+  melds reach 20 points, discard the tile whose loss leaves the most hidden tiles that would open next
+  turn; otherwise the tile with the fewest hidden tiles completing a partial meld with it (high tiles
+  count a little more: they reach 45 sooner).
+- After opening: take every joker it can; then find the partition of the rack into melds that, with
+  lay-offs on the table, places the most tiles. It goes out as soon as it can (by discarding a joker
+  when it holds one: x2). Otherwise it lays off what fits but keeps its complete melds on the rack
+  ("banks" them): they go down on the turn it goes out, and meanwhile give the others no new places to lay
+  off (it stops banking near the end of the pile).
+- Discard, once open: a one-draw look-ahead over the few tiles least worth keeping: keep the rack that
+  places the most tiles next turn (going out counts extra), on average over every hidden tile it may
+  draw, less the chance the next player (if open) could take the discard into a meld. Never a joker
+  unless it goes out with it.
 """
 
 from __future__ import annotations

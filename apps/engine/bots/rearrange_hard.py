@@ -1,17 +1,19 @@
-"""The Hard bot of the Rearrange game (SPEC 7, issue 5): the exact solver's plays, played with a plan.
+"""The Hard bot of the Rearrange game (SPEC 7, issue 5): the exact solver's plays, chosen with a plan.
 
-Placing the most tiles every turn (the Greedy bot) spends every playable tile at once, and then draws on
-every turn where nothing new fits: each draw is one more tile to get rid of. Hard keeps a small reserve
-instead:
+Each turn it asks the solver (`apps.engine.solver`) for candidate plays and picks one:
 
 - It goes out whenever the solver can place its whole rack.
-- Otherwise it plays the solver's best play while holding back up to `reserve` tiles that the new table
-  will still take next turn (checked with the solver): jokers first (they fit almost anywhere, and keep
-  for the end), then the highest tiles. A turn with a reserve never has to draw; a smaller table also
-  gives the other players less to rebuild with.
-- It opens with the fewest of its opening sets that reach 30; the other sets stay on the rack, where they
-  are a reserve that always fits.
-- When another player runs low on tiles, it stops holding back (tiles left on the rack count against it).
+- Before opening: the solver's best opening, but only the fewest of its new sets that reach 30; the other
+  sets stay on the rack.
+- After opening, it keeps the complete sets its rack makes on its own (a set can go down as a new set on
+  any later turn, and meanwhile gives the other players nothing to rebuild with) and plays the best play
+  of the other tiles; when those place nothing, it lays the smallest kept set instead of drawing. It
+  keeps them only when that costs no other tile (a kept set that helps place junk tiles goes down).
+- Among plays that place as many tiles, it prefers placing the tiles that will be hard to place later
+  (1, 2, 12, 13: they fit fewer runs), keeping the flexible ones.
+- Optionally (`reserve`, off by default: it measured worse) it holds back a few placeable tiles that the
+  new table will still take, to play on a turn that would otherwise draw.
+- When another player runs low on tiles it stops holding anything back (tiles on a rack count against it).
 """
 
 from __future__ import annotations
