@@ -38,7 +38,9 @@ def every_set() -> tuple[Faces, ...]:
                 real = tuple(Tile(colour, number) for colour in colours)
                 for jokers in range(3):
                     if count + jokers in (3, 4):
-                        found.append((JOKER, real[0], JOKER) if count == 1 else real + (JOKER,) * jokers)
+                        found.append(real + (JOKER,) * jokers)
+                if count == 1:  # a lone tile with two jokers, in every order (some read as runs)
+                    found += [(JOKER, real[0], JOKER), (JOKER, JOKER, real[0])]
     return tuple(dict.fromkeys(meld for meld in found if try_read_meld(meld) is not None))
 
 
