@@ -41,6 +41,7 @@ def _games() -> list[dict[str, Any]]:
             "min_players": entry.min_players,
             "max_players": entry.max_players,
             "available": is_available(entry.slug),
+            "play_now": is_available(entry.slug) and bool(_bot_levels(entry.slug)),
             "paces": [{"seconds": pace, "label": pace_label(pace)} for pace in PACES.get(entry.slug, ())],
         }
         for entry in CATALOG
@@ -92,8 +93,13 @@ def open_table(request: HttpRequest) -> HttpResponse:
     return redirect(_table_url(table))
 
 
+def _bot_levels(game: str) -> list[str]:
+    """The levels a host may seat for `game` (the engine may have benchmark-only levels too)."""
+    return [level for level in bot_levels(game) if level in BotLevel.values]
+
+
 def _strongest_bot(game: str) -> str:
-    levels = [level for level in bot_levels(game) if level in BotLevel.values]
+    levels = _bot_levels(game)
     return BotLevel.HARD if BotLevel.HARD in levels else (levels[0] if levels else BotLevel.EASY)
 
 
@@ -102,8 +108,8 @@ def play_now(request: HttpRequest) -> HttpResponse:
     """One click from anywhere to a game: a guest account if needed, a table against the strongest
     bot, the match started."""
     game = request.POST.get("game") or PLAY_NOW_GAME
-    if not is_available(game):
-        messages.error(request, _("That game cannot be played yet."))
+    if not is_available(game) or not _bot_levels(game):
+        messages.error(request, _("That game cannot be played against a bot yet."))
         return redirect("tables:lobby")
     user = guest_login(request)
     try:

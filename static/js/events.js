@@ -2,7 +2,7 @@
 // after each frame (the protocol sends states, not moves). Display only.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { tileName, tileNames } from "./tiles.js";
 
 const KEEP = 40;
@@ -44,6 +44,29 @@ function diff(before, after) {
   }
   const mover = a.turn;
   const name = (seat) => names[seat] || "";
+  if (b.table) rearrangeLines(a, b, mover, name, lines);
+  else houseLines(a, b, mover, name, lines);
+  (b.players || []).forEach((player, seat) => {
+    const old = a.players ? a.players[seat] : null;
+    if (!old) return;
+    if (player.left && !old.left) lines.push({ seat, text: t("log_left", { name: name(seat) }) });
+    else if (player.away && !old.away) lines.push({ seat, text: t("log_autopilot", { name: name(seat) }) });
+    else if (!player.away && old.away) lines.push({ seat, text: t("log_back", { name: name(seat) }) });
+  });
+  if (b.over && !a.over) lines.push({ text: t("game_over") });
+  return lines;
+}
+
+function rearrangeLines(a, b, mover, name, lines) {
+  const before = a.players && a.players[mover];
+  const after = b.players && b.players[mover];
+  if (!before || !after) return;
+  if (after.tiles < before.tiles) lines.push({ seat: mover, text: tn("log_played", before.tiles - after.tiles, { name: name(mover) }) });
+  else if (after.tiles > before.tiles) lines.push({ seat: mover, text: tn("log_drew", after.tiles - before.tiles, { name: name(mover) }) });
+  else if (after.passed && !before.passed) lines.push({ seat: mover, text: t("log_passed", { name: name(mover) }) });
+}
+
+function houseLines(a, b, mover, name, lines) {
   const took = b.discards && a.discards && b.discards.length < a.discards.length ? a.discards[a.discards.length - 1] : null;
   if (b.discards && a.discards && b.discards.length > a.discards.length) {
     lines.push({ seat: mover, text: t("log_discarded", { name: name(mover), tile: tileName(b.discards[b.discards.length - 1]) }) });
@@ -72,13 +95,4 @@ function diff(before, after) {
       lines.push({ seat: mover, text: t("log_laid_off", { name: name(mover), tiles: tileNames(added) }) });
     }
   }
-  (b.players || []).forEach((player, seat) => {
-    const old = a.players ? a.players[seat] : null;
-    if (!old) return;
-    if (player.left && !old.left) lines.push({ seat, text: t("log_left", { name: name(seat) }) });
-    else if (player.away && !old.away) lines.push({ seat, text: t("log_autopilot", { name: name(seat) }) });
-    else if (!player.away && old.away) lines.push({ seat, text: t("log_back", { name: name(seat) }) });
-  });
-  if (b.over && !a.over) lines.push({ text: t("game_over") });
-  return lines;
 }

@@ -1,10 +1,559 @@
-// The rearrange game's table (tile-rummy-rearrange): written once its engine is available.
+// The rearrange game's table (tile-rummy-rearrange). During your turn the table is a scratchpad:
+// move tiles between sets, split a run, start a new set, add tiles from your rack. Sets that are not
+// legal yet show in red ("not a set"); the line under the table says why End turn is off. Take back
+// undoes one tile, Undo turn everything. Each change is sent as a `draft`, so a legal table stands if
+// the clock runs out. The checks here only light the buttons: the server checks the play.
+
+import { enableDrag } from "./drag.js";
+import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
+import { Rack } from "./rack.js";
+import { rovingGroup } from "./roving.js";
+import { avatar, commonBadges, seatColourClass } from "./seats.js";
+import { REARRANGE, arrangeMeld, readMeld, tileElement, tileName, tileNames } from "./tiles.js";
+
+const DRAFT_DELAY_MS = 600;
+
 export class RearrangeTable {
   constructor(page) {
     this.page = page;
+    this.els = page.els;
+    this.frame = null;
+    this.turnKey = null; // the turn the scratchpad belongs to
+    this.work = null; // the scratchpad: [{key, tiles: [{id, face, from: "table" | "rack"}]}]
+    this.startWork = null;
+    this.history = []; // snapshots, one per tile moved (Take back)
+    this.picked = new Set(); // selected tiles on the table (ids)
+    this.nextKey = 1;
+    this.draftTimer = null;
+    this.lastDraft = null;
+    this.rack = new Rack(this.els.rack, {
+      storageKey: "rack",
+      countElement: page.els.rackCount,
+      onSelect: () => this.renderControls(),
+      onDrop: (data, target) => this.dropOn(data.ids, target),
+    });
+    this.els.melds.dataset.drop = "table";
+    this.els.melds.addEventListener("click", (event) => this.onTableClick(event));
+    rovingGroup(this.els.melds, ".meld .tile, .meld__add, .new-set");
+    enableDrag(this.els.melds, {
+      item: ".tile",
+      payload: (element) => this.tablePayload(element),
+      drop: (data, target) => this.dropOn(data.ids, target),
+    });
+    page.els.sortColour?.addEventListener("click", () => this.rack.sortBy("colour"));
+    page.els.sortNumber?.addEventListener("click", () => this.rack.sortBy("number"));
   }
 
-  render(frame) {
-    this.frame = frame;
+  get view() {
+    return this.frame ? this.frame.view : null;
   }
+
+  get mine() {
+    return this.frame ? this.frame.seat : null;
+  }
+
+  get me() {
+    const view = this.view;
+    return view && this.mine !== null ? view.players[this.mine] : null;
+  }
+
+  can(action) {
+    const view = this.view;
+    return Boolean(view && view.actions && view.actions.includes(action)) && !this.page.busy;
+  }
+
+  myTurn() {
+    const view = this.view;
+    return Boolean(view && !view.over && this.mine !== null && view.turn === this.mine && view.actions.includes("play"));
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Frames
+
+  render(frame) {
+    const hadFocus = this.els.me.contains(document.activeElement);
+    this.frame = frame;
+    const view = frame.view;
+    const game = frame.table.current_game;
+    if (view && view.rack) this.rack.setFaces(view.rack, null, `rack:${frame.table.id}:${game ? game.id : 0}:${frame.seat}`);
+    const turnKey = view && game ? `${game.id}:${game.turn}` : null;
+    if (this.myTurn()) {
+      if (this.turnKey !== turnKey || !this.work || !this.workMatchesRack()) this.beginTurn();
+      this.turnKey = turnKey;
+    } else if (this.work) {
+      this.work = null;
+      this.startWork = null;
+      this.history = [];
+      this.picked.clear();
+      this.rack.unhideAll();
+      this.turnKey = null;
+      clearTimeout(this.draftTimer);
+      this.lastDraft = null;
+    }
+    this.renderCenter();
+    this.renderTable();
+    this.renderMe();
+    this.renderControls();
+    if (hadFocus && !this.els.me.contains(document.activeElement)) this.rack.focusCurrent();
+  }
+
+  beginTurn() {
+    this.work = this.view.table.map((meld) => ({
+      key: `s${this.nextKey++}`,
+      tiles: meld.tiles.map((face) => ({ id: `t${this.nextKey++}`, face, from: "table" })),
+    }));
+    this.startWork = clone(this.work);
+    this.history = [];
+    this.picked.clear();
+    this.rack.unhideAll();
+    this.lastDraft = null;
+  }
+
+  workMatchesRack() {
+    const present = new Set(this.rack.items.map((item) => item.id));
+    return this.work.every((set) => set.tiles.every((tile) => tile.from !== "rack" || present.has(tile.id)));
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // The scratchpad
+
+  snapshot() {
+    return { work: clone(this.work), hidden: [...this.rack.hidden] };
+  }
+
+  restore(snapshot) {
+    this.work = clone(snapshot.work).filter((set) => set.tiles.length);
+    this.rack.unhideAll();
+    this.rack.hide(snapshot.hidden);
+    this.picked.clear();
+  }
+
+  /** Where a tile is: {set, at} on the table, or null (on the rack). */
+  locate(id) {
+    for (const set of this.work) {
+      const at = set.tiles.findIndex((tile) => tile.id === id);
+      if (at >= 0) return { set, at };
+    }
+    return null;
+  }
+
+  selectedIds() {
+    const onTable = [];
+    for (const set of this.work || []) for (const tile of set.tiles) if (this.picked.has(tile.id)) onTable.push(tile.id);
+    return [...onTable, ...this.rack.selectedIds()];
+  }
+
+  /** Move tiles (table ids or rack ids) into set `key`, or into a new set (key null). */
+  moveTiles(ids, key) {
+    if (!this.myTurn() || !ids.length) return;
+    let target = key === null ? null : this.work.find((set) => set.key === key);
+    if (key !== null && !target) return;
+    if (target === null) {
+      target = { key: `s${this.nextKey++}`, tiles: [] };
+      this.work.push(target);
+    }
+    for (const id of ids) {
+      const where = this.locate(id);
+      if (where && where.set === target) continue;
+      this.history.push(this.snapshot());
+      if (where) {
+        const [tile] = where.set.tiles.splice(where.at, 1);
+        target.tiles.push(tile);
+      } else {
+        const face = this.rack.faceOf(id);
+        if (face === null) continue;
+        target.tiles.push({ id, face, from: "rack" });
+        this.rack.hidden.add(id);
+        this.rack.selected.delete(id);
+      }
+    }
+    this.arrange(target);
+    this.work = this.work.filter((set) => set.tiles.length);
+    // An empty set left behind by the first snapshot is not a step of its own.
+    this.picked.clear();
+    this.changed();
+  }
+
+  /** Put a set's tiles in the order they read as a set (a run ascending, jokers in the gaps). */
+  arrange(set) {
+    const faces = arrangeMeld(set.tiles.map((tile) => tile.face), REARRANGE);
+    if (!readMeld(faces, REARRANGE).ok) return;
+    const left = [...set.tiles];
+    set.tiles = faces.map((face) => left.splice(left.findIndex((tile) => tile.face === face), 1)[0]);
+  }
+
+  returnToRack(ids) {
+    if (!this.myTurn()) return;
+    const fromTable = ids.filter((id) => {
+      const where = this.locate(id);
+      return where && where.set.tiles[where.at].from === "table";
+    });
+    if (fromTable.length) {
+      this.page.toast(t("table_tiles_stay"), "error");
+      return;
+    }
+    for (const id of ids) {
+      const where = this.locate(id);
+      if (!where) continue;
+      this.history.push(this.snapshot());
+      where.set.tiles.splice(where.at, 1);
+      this.rack.hidden.delete(id);
+    }
+    this.work = this.work.filter((set) => set.tiles.length);
+    this.picked.clear();
+    this.changed();
+  }
+
+  takeBack() {
+    const snapshot = this.history.pop();
+    if (!snapshot) return;
+    this.restore(snapshot);
+    this.changed();
+  }
+
+  undoTurn() {
+    if (!this.startWork) return;
+    this.restore({ work: this.startWork, hidden: [] });
+    this.history = [];
+    this.changed();
+  }
+
+  changed() {
+    this.rack.render();
+    this.renderTable();
+    this.renderControls();
+    this.scheduleDraft();
+  }
+
+  tableNotation() {
+    return this.work.map((set) => set.tiles.map((tile) => tile.face).join(" ")).join(" | ");
+  }
+
+  isUnchanged() {
+    return JSON.stringify(this.work.map((set) => set.tiles.map((tile) => tile.id)))
+      === JSON.stringify(this.startWork.map((set) => set.tiles.map((tile) => tile.id)));
+  }
+
+  scheduleDraft() {
+    clearTimeout(this.draftTimer);
+    this.draftTimer = setTimeout(() => {
+      if (!this.myTurn() || !this.work) return;
+      const move = this.isUnchanged() || !this.work.length ? null : `play ${this.tableNotation()}`;
+      if (move === this.lastDraft) return;
+      this.lastDraft = move;
+      this.page.connection.send({ type: "draft", move });
+    }, DRAFT_DELAY_MS);
+  }
+
+  /** Why End turn is off (the first reason, in the server's order), or null when the table is sound. */
+  whyNot() {
+    const sets = this.work;
+    const illegal = sets.filter((set) => !readMeld(set.tiles.map((tile) => tile.face), REARRANGE).ok).length;
+    if (illegal) return tn("why_not_a_set", illegal);
+    const placed = sets.reduce((sum, set) => sum + set.tiles.filter((tile) => tile.from === "rack").length, 0);
+    if (!placed) return t("why_nothing_placed");
+    const me = this.me;
+    if (me && !me.opened) {
+      const keys = (set) => set.tiles.map((tile) => tile.id).join(",");
+      const now = new Set(sets.map(keys));
+      if (!this.startWork.every((set) => now.has(keys(set)))) return t("why_opening_table");
+      const points = this.openingPoints();
+      if (points < this.view.opening_minimum) return t("why_opening", { points, needed: this.view.opening_minimum });
+    }
+    return null;
+  }
+
+  openingPoints() {
+    return this.work
+      .filter((set) => set.tiles.length && set.tiles.every((tile) => tile.from === "rack"))
+      .reduce((sum, set) => {
+        const meld = readMeld(set.tiles.map((tile) => tile.face), REARRANGE);
+        return sum + (meld.ok ? meld.points : 0);
+      }, 0);
+  }
+
+  endTurn() {
+    if (!this.myTurn() || this.whyNot() !== null) return;
+    this.page.move(`play ${this.tableNotation()}`);
+  }
+
+  draw() {
+    if (this.can("draw")) this.page.move("draw");
+  }
+
+  moved() {
+    this.rack.clearSelection();
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Drawing the table
+
+  renderCenter() {
+    const view = this.view;
+    const center = this.els.center;
+    if (!view) {
+      center.replaceChildren();
+      return;
+    }
+    const drawable = this.can("draw");
+    const pass = view.pool === 0;
+    const pool = h("button", {
+      type: "button",
+      class: `pile${drawable ? " is-ready" : ""}`,
+      dataset: { key: "pool" },
+      disabled: !drawable,
+      "aria-label": drawable ? (pass ? t("pass") : t("draw_from_pool", { count: view.pool })) : tn("pool_count", view.pool),
+      onclick: () => this.draw(),
+    }, h("span", { class: "pile__stack", "aria-hidden": "true" }), h("span", { class: "pile__count", "aria-hidden": "true" }, String(view.pool)));
+    const spots = [h("div", { class: "spot spot--pile" }, h("p", { class: "spot__label" }, t("pool")), pool)];
+    if (view.ceremony && view.ceremony.length && view.turn_no < view.seats) spots.push(this.ceremony());
+    center.replaceChildren(...spots);
+  }
+
+  ceremony() {
+    const view = this.view;
+    const names = this.frame.table.seats.map((seat) => seat.name);
+    const rounds = view.ceremony.map((draws) => h("li", {}, ...draws.map((draw) => h("span", { class: "ceremony__draw" },
+      tileElement(draw.tile, { inert: true, className: "tile--small", label: t("drew_tile", { name: names[draw.seat], tile: tileName(draw.tile) }) }),
+      h("span", { class: "ceremony__name", "aria-hidden": "true" }, names[draw.seat])))));
+    return h("div", { class: "spot spot--ceremony" },
+      h("p", { class: "spot__label" }, t("who_starts")),
+      h("ol", { class: "ceremony" }, ...rounds),
+      h("p", { class: "spot__sub" }, t("starts_name", { name: names[view.starter] })));
+  }
+
+  sets() {
+    if (this.work) return this.work;
+    return (this.view ? this.view.table : []).map((meld, index) => ({
+      key: `v${index}`,
+      tiles: meld.tiles.map((face, at) => ({ id: `v${index}-${at}`, face, from: "table" })),
+    }));
+  }
+
+  renderTable() {
+    const view = this.view;
+    const container = this.els.melds;
+    if (!view) {
+      container.replaceChildren();
+      this.els.why.hidden = true;
+      return;
+    }
+    const active = document.activeElement;
+    const focusKey = active && container.contains(active) ? active.dataset.key : null;
+    const scratch = Boolean(this.work);
+    const hasSelection = scratch && this.selectedIds().length > 0;
+    const children = this.sets().map((set, index) => {
+      const faces = set.tiles.map((tile) => tile.face);
+      const meld = readMeld(faces, REARRANGE);
+      const changed = scratch && set.tiles.some((tile) => tile.from === "rack");
+      const group = h("div", {
+        class: `meld rset${meld.ok ? "" : " is-invalid"}${changed ? " is-changed" : ""}`,
+        role: "group",
+        dataset: { drop: "set", set: set.key },
+        "aria-label": meld.ok
+          ? t("set_label", { n: index + 1, kind: meld.kind === "run" ? t("run") : t("group"), points: meld.points })
+          : t("set_label_invalid", { n: index + 1 }),
+      });
+      const tiles = h("div", { class: "meld__tiles" });
+      set.tiles.forEach((tile, at) => {
+        const stands = meld.ok && meld.standsFor[at] && meld.standsFor[at].length ? meld.standsFor[at] : null;
+        const element = tileElement(tile.face, {
+          className: `tile--table${tile.from === "rack" && scratch ? " is-mine" : ""}${this.picked.has(tile.id) ? " is-selected" : ""}`,
+          label: stands ? t("joker_stands_for", { tiles: tileNames(stands) }) : tileName(tile.face),
+          data: { id: tile.id, key: `tile-${tile.id}` },
+        });
+        if (scratch) element.setAttribute("aria-pressed", this.picked.has(tile.id) ? "true" : "false");
+        tiles.append(element);
+      });
+      group.append(tiles);
+      group.append(h("p", { class: "meld__info" }, meld.ok ? t("points_short", { points: meld.points }) : h("strong", { class: "not-a-set" }, t("not_a_set"))));
+      if (hasSelection) {
+        group.append(h("button", {
+          type: "button",
+          class: "meld__add",
+          dataset: { add: set.key, key: `add-${set.key}` },
+          "aria-label": t("add_to_set", { n: index + 1 }),
+        }, "+"));
+      }
+      return group;
+    });
+    if (scratch) {
+      children.push(h("button", {
+        type: "button",
+        class: "new-set",
+        dataset: { drop: "table", key: "new-set" },
+        disabled: !hasSelection,
+      }, "+ ", t("new_set")));
+    }
+    if (!children.length) children.push(h("p", { class: "melds__empty" }, t("rr_no_sets")));
+    container.replaceChildren(...children);
+    const focusables = container.querySelectorAll(".meld .tile, .meld__add, .new-set");
+    focusables.forEach((element, index) => { element.tabIndex = index === 0 ? 0 : -1; });
+    if (focusKey) {
+      const again = container.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      if (again && !again.disabled) {
+        focusables.forEach((element) => { element.tabIndex = -1; });
+        again.tabIndex = 0;
+        again.focus({ preventScroll: true });
+      }
+    }
+    this.renderWhy();
+  }
+
+  renderWhy() {
+    const why = this.els.why;
+    if (!this.work) {
+      why.hidden = true;
+      return;
+    }
+    const reason = this.whyNot();
+    why.hidden = false;
+    why.classList.toggle("is-ready", reason === null);
+    why.textContent = reason === null ? t("why_ready") : reason;
+  }
+
+  onTableClick(event) {
+    const add = event.target.closest(".meld__add");
+    if (add) {
+      this.moveTiles(this.selectedIds(), add.dataset.add);
+      return;
+    }
+    if (event.target.closest(".new-set")) {
+      this.moveTiles(this.selectedIds(), null);
+      return;
+    }
+    const tile = event.target.closest(".tile");
+    if (!tile || !this.work) return;
+    const id = tile.dataset.id;
+    if (this.picked.has(id)) this.picked.delete(id);
+    else this.picked.add(id);
+    this.renderTable();
+    this.renderControls();
+  }
+
+  tablePayload(element) {
+    if (!this.work) return null;
+    const id = element.dataset.id;
+    const ids = this.picked.has(id) ? this.selectedIds() : [id];
+    return { ids, elements: ids.map((each) => this.els.melds.querySelector(`[data-id="${CSS.escape(String(each))}"]`)).filter(Boolean) };
+  }
+
+  dropOn(ids, target) {
+    if (!target || !this.work) return;
+    const kind = target.dataset.drop;
+    if (kind === "set") this.moveTiles(ids, target.dataset.set);
+    else if (kind === "table") this.moveTiles(ids, null);
+    else if (kind === "rack") this.returnToRack(ids.filter((id) => this.locate(id)));
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // You: the bar and the buttons
+
+  renderMe() {
+    const frame = this.frame;
+    const view = this.view;
+    const mine = this.mine;
+    const seated = mine !== null && view && view.rack;
+    this.els.me.hidden = !seated;
+    if (!seated) return;
+    const info = frame.table.seats[mine];
+    const me = this.me;
+    const turn = Boolean(view && !view.over && view.turn === mine);
+    const badges = h("span", { class: "badges" });
+    for (const badge of this.badges(mine, info, me)) badges.append(h("span", { class: `badge badge--${badge.kind}` }, badge.text));
+    const total = frame.table.match && frame.table.match.games_played ? frame.table.match.totals[mine] : null;
+    this.els.meBar.replaceChildren(
+      avatar(info, { active: turn, clock: this.page.clock }),
+      h("div", { class: "me__who" },
+        h("p", { class: "me__name" }, info.name, " ", h("span", { class: "me__you" }, t("you"))),
+        h("p", { class: "me__status", role: "status" }, this.statusText())),
+      h("div", { class: "me__side" }, badges,
+        total !== null ? h("span", { class: "seat__points" }, t("points_short", { points: total })) : null,
+        turn ? h("span", { class: "me__clock", "data-timer": "text" }) : null),
+    );
+    this.els.meBar.classList.toggle("is-turn", turn);
+    this.els.autopilot.hidden = !(me && me.away && !me.left);
+  }
+
+  badges(index, info, player) {
+    const badges = [];
+    if (player && player.opened) badges.push({ kind: "opened", text: t("badge_opened") });
+    if (player && player.passed) badges.push({ kind: "left", text: t("badge_passed") });
+    return [...badges, ...commonBadges(this.frame, index, info, player)];
+  }
+
+  statusText() {
+    const view = this.view;
+    if (!view) return t("waiting_deal");
+    if (view.over) return t("game_over");
+    if (view.turn !== this.mine) {
+      const seat = this.frame.table.seats[view.turn];
+      return seat && seat.bot ? t("bot_thinking", { name: seat.name }) : t("their_turn_name", { name: seat ? seat.name : "" });
+    }
+    const me = this.me;
+    if (me && !me.opened) return t("rr_your_turn_opening", { needed: view.opening_minimum });
+    return t("rr_your_turn");
+  }
+
+  renderControls() {
+    const view = this.view;
+    if (!view || this.mine === null || !view.rack) return;
+    this.els.actions.hidden = view.over;
+    this.els.tray.hidden = true;
+    const scratch = Boolean(this.work);
+    const selected = scratch ? this.selectedIds().length : 0;
+    const ready = scratch && this.whyNot() === null;
+    const button = (key, label, shortcut, enabled, onclick, primary = false) => h("button", {
+      type: "button",
+      class: `button${primary && enabled ? " button--primary" : ""}`,
+      disabled: !enabled,
+      onclick,
+      dataset: { key },
+    }, label, shortcut ? h("kbd", { "aria-hidden": "true" }, shortcut) : null);
+    const pass = view.pool === 0;
+    const main = h("div", { class: "actions__main" },
+      button("end", t("end_turn"), "E", ready && this.can("play"), () => this.endTurn(), true),
+      button("draw", pass ? t("pass") : t("draw_tile"), "D", this.can("draw"), () => this.draw()),
+      button("new-set", t("new_set"), "L", scratch && selected > 0, () => this.moveTiles(this.selectedIds(), null)),
+      button("take-back", t("take_back"), "Z", scratch && this.history.length > 0, () => this.takeBack()),
+      button("undo", t("undo_turn"), "U", scratch && this.history.length > 0, () => this.undoTurn()));
+    const hint = h("p", { class: `actions__hint${selected ? " has-selection" : ""}`, "aria-live": "polite" }, this.hintText(selected));
+    const active = document.activeElement;
+    const focusKey = active && this.els.actions.contains(active) ? active.dataset.key : null;
+    this.els.actions.replaceChildren(main, hint);
+    if (focusKey) {
+      const again = this.els.actions.querySelector(`[data-key="${focusKey}"]`);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+      else this.rack.focusCurrent();
+    }
+    // The "+" buttons on the sets come and go with the selection.
+    if (scratch && Boolean(this.els.melds.querySelector(".meld__add")) !== selected > 0) this.renderTable();
+  }
+
+  hintText(selected) {
+    if (!this.view || this.view.over) return "";
+    if (!this.work) return t("hint_plan_rr");
+    if (!selected) return t("hint_rr_select");
+    return tn("hint_rr_selected", selected);
+  }
+
+  shortcut(key) {
+    if (!this.view || this.mine === null || !this.view.rack) return false;
+    switch (key) {
+      case "e": this.endTurn(); return true;
+      case "d": this.draw(); return true;
+      case "l": this.moveTiles(this.selectedIds(), null); return true;
+      case "z": this.takeBack(); return true;
+      case "u": this.undoTurn(); return true;
+      case "c": this.rack.sortBy("colour"); return true;
+      case "n": this.rack.sortBy("number"); return true;
+      case "escape": this.picked.clear(); this.rack.clearSelection(); this.renderTable(); return true;
+      default: return false;
+    }
+  }
+}
+
+function clone(work) {
+  return work.map((set) => ({ key: set.key, tiles: set.tiles.map((tile) => ({ ...tile })) }));
 }

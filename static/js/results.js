@@ -42,7 +42,7 @@ export function renderResults(root, frame, actions) {
     h("h2", { id: "results-title", class: "results__title" },
       matchOver ? t("match_over") : length > 1 ? t("game_n_of_m_over", { n: gameNumber, m: length }) : t("game_over")),
   );
-  if (result) panel.append(h("p", { class: "results__reason" }, reasonText(result, names)));
+  if (result) panel.append(h("p", { class: "results__reason" }, reasonText(result, names, table.game)));
   if (matchOver && match) panel.append(places(match, names, frame.seat));
   if (result) panel.append(scoreTable(result, names, frame.seat));
   if (match && length > 1) panel.append(matchTable(match, names, frame.seat));
@@ -86,11 +86,12 @@ function secondsUntil(iso, serverIso) {
   return Math.max(0, (at - server) / 1000);
 }
 
-function reasonText(result, names) {
+function reasonText(result, names, game) {
+  const rearrange = game === "tile-rummy-rearrange";
   if (result.reason === "out" && result.winner !== null && result.winner !== undefined) {
-    return t("reason_out", { name: names[result.winner] });
+    return t(rearrange ? "reason_out_rr" : "reason_out", { name: names[result.winner] });
   }
-  if (result.reason === "pile") return t("reason_pile");
+  if (result.reason === "pile") return t(rearrange ? "reason_pile_rr" : "reason_pile");
   if (result.reason === "left") return t("reason_left");
   if (result.reason === "blocked") return t("reason_blocked");
   return "";

@@ -25,6 +25,7 @@ const els = {
   center: document.getElementById("felt-center"),
   melds: document.getElementById("melds"),
   status: document.getElementById("felt-status"),
+  why: document.getElementById("table-why"),
   prematch: document.getElementById("prematch"),
   me: byId("me"),
   meBar: byId("me-bar"),

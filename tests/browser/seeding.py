@@ -57,6 +57,61 @@ def midgame_position() -> object:
     )
 
 
+def rearrange_position() -> object:
+    """Seat 0 opened earlier and is to play; r3 r4 r5 r6 and k9 y9 b9 are on the table. The rack holds a
+    group of 2s (b2 y2 k2) and r7, which extends the run."""
+    from apps.engine.rearrange.state import RearrangeState
+    from apps.engine.tiles import TILE_COUNT, ids_of, parse_tiles
+
+    free = set(range(TILE_COUNT))
+
+    def take(text: str) -> tuple[int, ...]:
+        taken = []
+        for face in parse_tiles(text):
+            copy = next(tile for tile in ids_of(face) if tile in free)
+            free.remove(copy)
+            taken.append(copy)
+        return tuple(taken)
+
+    table = (take("r3 r4 r5 r6"), take("k9 y9 b9"))
+    racks = (
+        tuple(sorted(take("b2 y2 k2 r7 y11 b12 k13 y5 b6 k6"))),
+        tuple(sorted(take("r10 r11 y7 b7 k7 b3 b4 k4 y4 r1"))),
+    )
+    return RearrangeState(
+        seats=2, starter=1, ceremony=(), racks=racks, pool=tuple(sorted(free)), table=table,
+        opened=(True, True), turn=0, turn_no=4, passed=(False, False), left=(False, False), away=(False, False),
+    )
+
+
+def seeded_rearrange_table(host_id: int) -> int:
+    """Two players (the host and a second person made here, who never moves), the position above."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from apps.accounts.models import User
+    from apps.engine.game import get_rules
+    from apps.tables import services
+    from apps.tables.models import Game, Table
+
+    host = User.objects.get(pk=host_id)
+    rival, _ = User.objects.get_or_create(username="Rival-player")
+    table = services.table_open(host=host, game="tile-rummy-rearrange", seat_count=2, turn_seconds=120)
+    services.table_join(table_id=table.pk, user=rival)
+    services.table_start(table_id=table.pk, by=host)
+    rules = get_rules("tile-rummy-rearrange")
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        game = Game.objects.select_for_update().get(pk=table.current_game_id)
+        game.state = rules.to_dict(rearrange_position())
+        game.deadline = timezone.now() + timedelta(seconds=table.turn_seconds)
+        game.save()
+        table.due_action, table.due_at = Table.Due.TIMEOUT, game.deadline
+        table.version += 1
+        table.save()
+    return table.pk
+
+
 def seeded_house_table(host_id: int, seed: int | None = None, state: object = None) -> int:
     from django.db import transaction
     from django.utils import timezone
@@ -89,14 +144,16 @@ def seeded_house_table(host_id: int, seed: int | None = None, state: object = No
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["house-opening", "house-midgame"])
+    parser.add_argument("what", choices=["house-opening", "house-midgame", "rearrange"])
     parser.add_argument("--host-of-table", type=int, required=True, help="the host of this table hosts the new one")
     args = parser.parse_args()
     _setup()
     from apps.tables.models import Table
 
     host_id = Table.objects.values_list("host_id", flat=True).get(pk=args.host_of_table)
-    if args.what == "house-opening":
+    if args.what == "rearrange":
+        print(seeded_rearrange_table(host_id))
+    elif args.what == "house-opening":
         print(seeded_house_table(host_id, seed=house_opening_seed()))
     else:
         print(seeded_house_table(host_id, state=midgame_position()))
