@@ -89,7 +89,9 @@ def table_strings() -> dict[str, object]:
         "invite_public": _("Invite a friend with this link:"),
         "copy_link": _("Copy link"),
         "copied": _("Copied"),
-        "join_as_guest": _("No account? Sitting down makes you a guest player, no sign-up needed."),
+        "join_as_guest": _("To take a seat, play as a guest (one click, no sign-up) or sign in."),
+        "play_as_guest": _("Play as a guest"),
+        "sign_in": _("Sign in"),
         "leave_before_match": _("Stand up? Your seat becomes free for someone else."),
         "leave_during_match": _(
             "Leave the match? You will be out of it and placed after everyone still playing, "

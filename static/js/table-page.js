@@ -183,7 +183,7 @@ function renderPrematch(frame) {
     const item = h("li", { class: `waiting__seat${seat.empty ? " is-empty" : ""}` },
       h("span", { class: "waiting__index" }, String(seat.index + 1)),
       h("span", { class: "waiting__name" }, seat.empty ? t("empty_seat") : seat.name));
-    if (seat.empty && mine === null) {
+    if (seat.empty && mine === null && config.signedIn) {
       const form = h("form", { method: "post", action: config.joinUrl, class: "inline-form" },
         h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: config.csrf }),
         h("input", { type: "hidden", name: "seat", value: String(seat.index) }),
@@ -229,7 +229,15 @@ function renderPrematch(frame) {
       h("label", { for: "invite-url" }, table.private ? t("invite_private") : t("invite_public")),
       h("div", { class: "invite__row" }, input, copy)));
   }
-  if (mine === null && !config.signedIn) panel.append(h("p", { class: "waiting__note" }, t("join_as_guest")));
+  if (mine === null && !config.signedIn && !full) {
+    panel.append(h("div", { class: "waiting__guest" },
+      h("p", { class: "waiting__note" }, t("join_as_guest")),
+      h("form", { method: "post", action: config.guestUrl, class: "inline-form" },
+        h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: config.csrf }),
+        h("input", { type: "hidden", name: "next", value: config.here }),
+        h("button", { type: "submit", class: "button button--primary" }, t("play_as_guest"))),
+      h("a", { class: "button button--ghost", href: config.loginUrl }, t("sign_in"))));
+  }
   els.prematch.replaceChildren(panel);
 }
 

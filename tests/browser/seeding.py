@@ -112,7 +112,23 @@ def seeded_rearrange_table(host_id: int) -> int:
     return table.pk
 
 
-def seeded_house_table(host_id: int, seed: int | None = None, state: object = None) -> int:
+def going_out_position() -> object:
+    """Seat 0 has drawn and holds one tile, black 5: discarding it goes out."""
+    from apps.engine.house.positions import position
+
+    return position(
+        racks=["k5", "y9 y10 k1 k2 b2 r3 r4 y7 b8 k6"],
+        melds=[(0, "r1 r2 r3 r4"), (0, "b9 b10 b11 b12"), (1, "k9 k10 k11")],
+        discards="y12",
+        turn=0,
+        phase="play",
+        opened=[0, 1],
+        indicator="k7",
+        pile_size=40,
+    )
+
+
+def seeded_house_table(host_id: int, seed: int | None = None, state: object = None, match_length: int = 1) -> int:
     from django.db import transaction
     from django.utils import timezone
 
@@ -122,7 +138,9 @@ def seeded_house_table(host_id: int, seed: int | None = None, state: object = No
     from apps.tables.models import Game, Table
 
     host = User.objects.get(pk=host_id)
-    table = services.table_open(host=host, game="tile-rummy", seat_count=2, turn_seconds=60, bots=["hard"])
+    table = services.table_open(
+        host=host, game="tile-rummy", seat_count=2, turn_seconds=60, bots=["hard"], match_length=match_length
+    )
     services.table_start(table_id=table.pk, by=host)
     rules = get_rules("tile-rummy")
     if state is None:
@@ -144,7 +162,7 @@ def seeded_house_table(host_id: int, seed: int | None = None, state: object = No
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["house-opening", "house-midgame", "rearrange"])
+    parser.add_argument("what", choices=["house-opening", "house-midgame", "house-going-out", "rearrange"])
     parser.add_argument("--host-of-table", type=int, required=True, help="the host of this table hosts the new one")
     args = parser.parse_args()
     _setup()
@@ -153,6 +171,8 @@ def main() -> None:
     host_id = Table.objects.values_list("host_id", flat=True).get(pk=args.host_of_table)
     if args.what == "rearrange":
         print(seeded_rearrange_table(host_id))
+    elif args.what == "house-going-out":
+        print(seeded_house_table(host_id, state=going_out_position(), match_length=3))
     elif args.what == "house-opening":
         print(seeded_house_table(host_id, seed=house_opening_seed()))
     else:

@@ -59,3 +59,26 @@ def test_take_the_discard_lay_off_by_drag_take_a_joker_reorder_and_discard_by_dr
     page.locator("#felt-center .spot--discard .tile[data-face='y2']").wait_for()
     assert "y2" not in rack_faces(page)
     page.wait_for_function("() => !document.getElementById('table-app').classList.contains('is-my-turn')")
+
+
+def test_between_two_games_of_a_match_the_scores_show_then_the_next_deal_comes(site, new_page):
+    page = new_page()
+    page.goto(seeded_table(site, page, "house-going-out"))
+    page.locator("#rack .tile").first.wait_for()
+    assert page.locator("#table-meta").inner_text().startswith("Game 1 of 3")
+
+    click_rack(page, "k5")
+    page.locator("#actions").get_by_role("button", name="Discard").click()
+    results = page.locator("#results")
+    results.wait_for()
+    assert results.get_by_role("heading").first.inner_text() == "Game 1 of 3: the scores"
+    assert "went out" in results.locator(".results__reason").inner_text()
+    assert results.get_by_text("The match so far").is_visible()
+    assert "Next deal in" in results.locator(".results__next").inner_text()
+    screenshot(page, "house-between-games")
+
+    # The next deal closes the scores by itself.
+    results.wait_for(state="hidden", timeout=15_000)
+    assert page.locator("#table-meta").inner_text().startswith("Game 2 of 3")
+    assert len(rack_faces(page)) in (14, 15)
+    assert page.locator("#log").get_by_text("Game 2: a new deal.").count() == 1
