@@ -146,6 +146,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         median_ratio = statistics.median(o[column] / max(m[column], 1e-6) for _, m, o in rows)
         print(f"       {label} median ratio (theirs / ours): {ratio_of_medians:.1f} (ratio of medians), "
               f"{median_ratio:.1f} (median of per-position ratios)")
+    slowest = sorted(rows, key=lambda row: -row[1][2])[:8]
+    print("our slowest (cpu ms): " + ", ".join(
+        f"seed {p.seed} {m[2]:.0f} (table jokers {p.table_jokers}, rack jokers {p.rack_jokers})" for p, m, _ in slowest
+    ))
     print(f"import + first solve, fresh interpreter: {', '.join(f'{s:.3f}' for s in first)} s "
           f"(median {statistics.median(first):.3f} s)")
 

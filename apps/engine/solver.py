@@ -239,6 +239,33 @@ def _cell_options(
     which short runs could still reach 3 tiles (no others are made). `rack_ahead`: how many rack tiles
     (at most 2 counted) the colour's later cells and the rack jokers could still add to a designated run.
     `loose`: freed jokers go anywhere, like rack jokers that must be placed (a relaxation: an upper bound)."""
+    return tuple(
+        option
+        for option in _raw_options(desc, table, rack, kept_max, jokers, freed, designate, host, loose)
+        if _viable(
+            option.desc,
+            real1,
+            real2,
+            jokers - option.rack_jokers + freed - option.freed + spare - option.kept,
+            freed - option.freed,
+            rack_ahead,
+        )
+    )
+
+
+@cache
+def _raw_options(
+    desc: tuple[int, ...],
+    table: int,
+    rack: int,
+    kept_max: int,
+    jokers: int,
+    freed: int,
+    designate: bool,
+    host: bool,
+    loose: bool,
+) -> tuple[CellOption, ...]:
+    """`_cell_options` before the look-ahead (which depends on the next cells): cached on fewer inputs."""
     watched = designate or any(_designated(code) for code in desc)
     apart = watched or host  # does it matter which tiles are rack tiles?
     found: dict[tuple[object, ...], CellOption] = {}
@@ -248,13 +275,10 @@ def _cell_options(
         if placed < rack and (rack_jokers or (loose and freed_used)):
             continue  # dominated: that rack tile in the joker's place, the joker added to the table at the end
         items = {T: table if apart else table + placed, R: placed if apart else 0, V: kept, W: rack_jokers, F: freed_used}
-        jokers_after = jokers - rack_jokers + freed - freed_used + spare - kept
         for extend in _extensions(desc, items, designate, loose):
             left = dict(items)  # what the extensions left (the generator has taken them out)
             for starts, pool in _starts(left, designate, host, loose):
                 for option in _options(desc, extend, starts, pool, placed, kept, rack_jokers, freed_used, freed, designate, loose):
-                    if not _viable(option.desc, real1, real2, jokers_after, freed - freed_used, rack_ahead):
-                        continue
                     key = (option.desc, option.pool, placed, kept, rack_jokers, freed_used)
                     found.setdefault(key, option)
     return tuple(found.values())
@@ -618,11 +642,25 @@ class _Walk:
                 else:
                     pend |= 1 << (2 * index)
             else:
+                if freed == 2 and not self._two_replacements():
+                    continue
                 state = (problem.rack_jokers << JL_SHIFT) | (freed << FL_SHIFT) | (pend << PEND_SHIFT)
                 starts[state] = 0
                 if freed and not problem.loose and self.rack_colours[1] + problem.rack_jokers >= 2:
                     starts[state | HOST] = 0
         return starts
+
+    def _two_replacements(self) -> bool:
+        """Does the rack hold two different tiles to free both table jokers (one each)?"""
+        first, second = (joker.faces for joker in self.problem.table_jokers)
+        rack = self.problem.rack
+        return any(
+            key != other or rack[key // 13][key % 13 + 1] >= 2
+            for key in first
+            if rack[key // 13][key % 13 + 1]
+            for other in second
+            if rack[other // 13][other % 13 + 1]
+        )
 
     def cell_moves(self, layer: int, state: int) -> list[Move]:
         """The moves of cell `layer` (number = layer // 5 + 1, colour = layer % 5 < 4) from `state`."""
@@ -836,7 +874,7 @@ class _CellInputs(NamedTuple):
 
 
 _NO_CELL = _CellInputs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, False, ())
-_UNPOOLED: dict[tuple[tuple[object, ...], int], list[Move]] = {}
+_UNPOOLED: dict[tuple[tuple[object, ...], int], tuple[list[Move], list[int], frozenset[int]]] = {}
 _POOLED: dict[tuple[_CellInputs, int, int], list[Move]] = {}
 
 
@@ -848,16 +886,18 @@ def _cell_moves(inputs: _CellInputs, small: int, pool: int) -> list[Move]:
         unpooled = (inputs[:-1], small)
         every = _UNPOOLED.get(unpooled)
         if every is None:
-            every = _moves(
+            listed = _moves(
                 small, small >> DESC_BITS, inputs.colour * DESC_BITS, ACC_SHIFT + inputs.colour * ACC_BITS,
                 inputs.on_table, inputs.on_rack, inputs.real1, inputs.real2, inputs.rack_after,
                 inputs.kept_mask, inputs.freed_mask, inputs.face_weight, inputs.joker_weight, inputs.points,
                 inputs.loose,
             )  # fmt: skip
+            shares = [sum(move[2].pool) for move in listed]  # type: ignore[attr-defined]
+            every = (listed, shares, frozenset(shares))
             if len(_UNPOOLED) > _CACHE_LIMIT:
                 _UNPOOLED.clear()
             _UNPOOLED[unpooled] = every
-        moves = _pooled(every, pool, inputs.colour, inputs.rest, small >> DESC_BITS)
+        moves = _pooled(*every, pool, inputs.colour, inputs.rest, small >> DESC_BITS)
         if len(_POOLED) > _CACHE_LIMIT:
             _POOLED.clear()
         _POOLED[key] = moves
@@ -930,22 +970,17 @@ def _moves(
     return moves
 
 
-def _pooled(moves: list[Move], pool: int, colour: int, rest: tuple[int, ...], extra: int) -> list[Move]:
-    """The moves whose share of the number's group pool can still become legal groups (see `_pool_possible`)."""
+def _pooled(
+    moves: list[Move], shares: list[int], distinct: frozenset[int], pool: int, colour: int, rest: tuple[int, ...], extra: int
+) -> list[Move]:
+    """The moves whose share of the number's group pool (`shares`, one per move) can still become legal
+    groups (see `_pool_possible`)."""
     counts = _pool_counts(pool, colour)
     jokers = (extra & 3) + (extra >> 2 & 3) + bin(extra >> 4 & 0b0101).count("1")
-    verdicts: dict[int, bool] = {}
-    kept: list[Move] = []
-    for move in moves:
-        option = move[2]
-        assert isinstance(option, CellOption)
-        share = option.pool[0] + option.pool[1] + option.pool[2]
-        verdict = verdicts.get(share)
-        if verdict is None:
-            verdict = verdicts[share] = _pool_possible((*counts, share), rest, jokers)
-        if verdict:
-            kept.append(move)
-    return kept
+    refused = {share for share in distinct if not _pool_possible((*counts, share), rest, jokers)}
+    if not refused:
+        return moves
+    return [move for move, share in zip(moves, shares, strict=True) if share not in refused]
 
 
 @cache
