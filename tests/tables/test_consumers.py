@@ -308,3 +308,13 @@ async def test_two_people_play_a_rearrange_game_to_the_end_while_a_spectator_wat
     assert all("rack" not in keys_in(frame) for frame in watched if frame["type"] == "state")
     for client in (*clients.values(), spectator):
         await client.disconnect()
+
+
+async def test_a_guest_and_a_bot_play_a_rearrange_game_to_the_end():
+    player_frames, spectator_frames, seat, table = await play_over_websockets("tile-rummy-rearrange", 2)
+    assert table.status == Table.Status.FINISHED
+    assert [frame for frame in player_frames if frame["type"] == "error"] == []
+    final = [frame for frame in spectator_frames if frame["type"] == "state"][-1]
+    assert final["view"]["over"] and sum(final["view"]["result"]["scores"]) == 0
+    assert all("rack" not in keys_in(frame) for frame in spectator_frames if frame["type"] == "state")
+    assert await db(MoveLog.objects.filter(actor="bot").exists)()
