@@ -47,9 +47,8 @@ from functools import cache
 from itertools import combinations, permutations, product
 from typing import NamedTuple
 
-from apps.engine.errors import IllegalMove, InvalidMove
+from apps.engine.errors import InvalidMove
 from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld, try_read_meld
-from apps.engine.rearrange.validate import check_play
 from apps.engine.tiles import COLOURS, JOKER, Tile
 
 __all__ = ["Solution", "default_weight", "solve", "solve_opening"]
@@ -228,7 +227,6 @@ def _cell_options(
     rack_ahead: int,
     designate: bool,
     host: bool,
-    loose: bool = False,
 ) -> tuple[CellOption, ...]:
     """Every way (up to interchangeable choices) to use the tiles of one cell, given the colour's open runs
     `desc`: `table` tiles (all used), up to `rack` rack tiles, up to `kept_max` kept jokers, and of the
@@ -237,11 +235,10 @@ def _cell_options(
     hosts a freed joker's group, so the pool keeps rack tiles apart. `real1`, `real2`: the numbered tiles
     of the colour's next two cells; with the jokers left (`spare`: kept jokers still to place) they say
     which short runs could still reach 3 tiles (no others are made). `rack_ahead`: how many rack tiles
-    (at most 2 counted) the colour's later cells and the rack jokers could still add to a designated run.
-    `loose`: freed jokers go anywhere, like rack jokers that must be placed (a relaxation: an upper bound)."""
+    (at most 2 counted) the colour's later cells and the rack jokers could still add to a designated run."""
     return tuple(
         option
-        for option in _raw_options(desc, table, rack, kept_max, jokers, freed, designate, host, loose)
+        for option in _raw_options(desc, table, rack, kept_max, jokers, freed, designate, host)
         if _viable(
             option.desc,
             real1,
@@ -263,30 +260,27 @@ def _raw_options(
     freed: int,
     designate: bool,
     host: bool,
-    loose: bool,
 ) -> tuple[CellOption, ...]:
     """`_cell_options` before the look-ahead (which depends on the next cells): cached on fewer inputs."""
     watched = designate or any(_designated(code) for code in desc)
     apart = watched or host  # does it matter which tiles are rack tiles?
     found: dict[tuple[object, ...], CellOption] = {}
     for kept, placed, rack_jokers, freed_used in product(
-        range(kept_max + 1), range(rack + 1), range(jokers + 1), range((freed if watched or loose else 0) + 1)
+        range(kept_max + 1), range(rack + 1), range(jokers + 1), range((freed if watched else 0) + 1)
     ):
-        if placed < rack and (rack_jokers or (loose and freed_used)):
+        if placed < rack and rack_jokers:
             continue  # dominated: that rack tile in the joker's place, the joker added to the table at the end
         items = {T: table if apart else table + placed, R: placed if apart else 0, V: kept, W: rack_jokers, F: freed_used}
-        for extend in _extensions(desc, items, designate, loose):
+        for extend in _extensions(desc, items, designate):
             left = dict(items)  # what the extensions left (the generator has taken them out)
-            for starts, pool in _starts(left, designate, host, loose):
-                for option in _options(desc, extend, starts, pool, placed, kept, rack_jokers, freed_used, freed, designate, loose):
+            for starts, pool in _starts(left, designate, host):
+                for option in _options(desc, extend, starts, pool, placed, kept, rack_jokers, freed_used, freed, designate):
                     key = (option.desc, option.pool, placed, kept, rack_jokers, freed_used)
                     found.setdefault(key, option)
     return tuple(found.values())
 
 
-def _extensions(
-    desc: tuple[int, ...], items: dict[int, int], designate: bool, loose: bool = False
-) -> Iterator[tuple[int | None, ...]]:
+def _extensions(desc: tuple[int, ...], items: dict[int, int], designate: bool) -> Iterator[tuple[int | None, ...]]:
     """For each open run: the item kind that extends it, or None (it ends: it must be legal). A freed
     joker extends the designated run, or a short plain run that becomes designated with it."""
     if not desc:
@@ -294,24 +288,22 @@ def _extensions(
         return
     code, rest = desc[0], desc[1:]
     choices: list[int | None] = [None] if _may_end(code) else []
-    joker_fits = loose or _designated(code) or (designate and code < 3)
+    joker_fits = _designated(code) or (designate and code < 3)
     choices += [item for item in (T, R, V, W, F) if items[item] and (item != F or joker_fits)]
     for item in choices:
         if item is not None:
             items[item] -= 1
-        for tail in _extensions(rest, items, designate, loose):
+        for tail in _extensions(rest, items, designate):
             yield (item, *tail)
         if item is not None:
             items[item] += 1
 
 
-def _starts(
-    left: dict[int, int], designate: bool, host: bool, loose: bool = False
-) -> Iterator[tuple[tuple[int, ...], tuple[int, int, int]]]:
+def _starts(left: dict[int, int], designate: bool, host: bool) -> Iterator[tuple[tuple[int, ...], tuple[int, int, int]]]:
     """The items left after extending: which start new runs and which go to the number's group pool.
     Jokers (rack or freed) always start runs here (a freed one only a designated run); groups get their
     jokers at the number's end."""
-    if left[F] > (1 if designate else 0) and not loose:
+    if left[F] > (1 if designate else 0):
         return
     for table, rack, kept in product(range(left[T] + 1), range(left[R] + 1), range(left[V] + 1)):
         starts = (T,) * table + (R,) * rack + (V,) * kept + (W,) * left[W] + (F,) * left[F]
@@ -333,18 +325,12 @@ def _options(
     freed_used: int,
     freed: int,
     designate: bool,
-    loose: bool = False,
 ) -> Iterator[CellOption]:
     """The cell options for one way of extending and starting runs: with no run designated here, or (if
     `designate`) with one designated. A run is designated at its first rack tile or freed joker, whether
     it starts here or is a plain run of 1 or 2 table tiles so far (without loss of generality: a longer
     lead of table tiles could be split off as a run of its own). A freed joker here must be in it."""
     if any(pooled > 3 for pooled in pool):
-        return
-    if loose:
-        option = _option(desc, extend, starts, None, pool, placed, kept, rack_jokers, freed_used, freed)
-        if option is not None:
-            yield option
         return
     candidates: list[int | None] = []  # old run index, or len(desc) + start index
     forced = [index for index, item in enumerate(extend) if item == F and not _designated(desc[index])]
@@ -451,9 +437,7 @@ Group = tuple[tuple[int, int], ...]  # (colour index or -1 for a joker, item kin
 
 
 @cache
-def _group_split(
-    pool: tuple[tuple[int, int, int], ...], jokers: int, freed: int, lone_ok: bool, loose: bool = False
-) -> tuple[Group, ...] | None:
+def _group_split(pool: tuple[tuple[int, int, int], ...], jokers: int, freed: int, lone_ok: bool) -> tuple[Group, ...] | None:
     """Split a number's group pool (per colour: table tiles, rack tiles, kept jokers of that colour) plus
     `jokers` rack jokers and `freed` freed jokers into legal groups, or None. A group has 3-4 tiles of
     different colours, at least two numbered tiles (one is enough where `lone_ok`: a lone tile with two
@@ -471,14 +455,14 @@ def _group_split(
     by_colour = Counter(colour for colour, _ in items)
     least = max(max(by_colour.values(), default=0), -(-total // 4))
     for groups in range(least, total // 3 + 1):
-        found = _split_into(items, groups, jokers, freed, lone_ok, loose)
+        found = _split_into(items, groups, jokers, freed, lone_ok)
         if found is not None:
             return found
     return None
 
 
 def _split_into(
-    items: list[tuple[int, int]], groups: int, jokers: int, freed: int, lone_ok: bool, loose: bool
+    items: list[tuple[int, int]], groups: int, jokers: int, freed: int, lone_ok: bool
 ) -> tuple[Group, ...] | None:
     by_colour: dict[int, list[tuple[int, int]]] = {}
     for item in items:
@@ -498,18 +482,18 @@ def _split_into(
             filled = [list(bucket) for bucket in buckets]
             for joker, group in zip(wild, targets, strict=True):
                 filled[group].append(joker)
-            if all(_group_ok(bucket, lone_ok, loose) for bucket in filled):
+            if all(_group_ok(bucket, lone_ok) for bucket in filled):
                 return tuple(tuple(bucket) for bucket in filled)
     return None
 
 
-def _group_ok(bucket: list[tuple[int, int]], lone_ok: bool, loose: bool = False) -> bool:
+def _group_ok(bucket: list[tuple[int, int]], lone_ok: bool) -> bool:
     if not 3 <= len(bucket) <= 4:
         return False
     numbered = sum(1 for _, kind in bucket if kind in (T, R))
     if numbered < (1 if lone_ok else 2):
         return False
-    if not loose and any(kind == F for _, kind in bucket):
+    if any(kind == F for _, kind in bucket):
         return sum(1 for _, kind in bucket if kind in _RACK_ITEMS) >= 2
     return True
 
@@ -534,8 +518,6 @@ class _Problem:
     minimum: int
     hold_jokers: bool = True  # prune plays that spend a rack joker for nothing (see `_drop_spent_jokers`)
     allow_freed: bool = True  # may table jokers be freed (off: a quick first search for a lower bound)
-    loose: bool = False  # freed jokers go anywhere, no two rack tiles needed (a relaxation: an upper bound)
-    source: tuple[tuple[Faces, ...], Faces] | None = None  # the table and rack as given (to check plays)
 
     def freeable(self, joker: _TableJoker) -> bool:
         """Can this table joker be freed: is a tile it stands for on the rack?"""
@@ -564,7 +546,7 @@ def _subsets(mask: int, size: int) -> tuple[int, ...]:
 
 
 Move = tuple[int, int, object]  # (state delta, value gain, plan)
-Found = tuple[int, list[_Step], int]  # (value, steps, jokers kept in hand: rack ones + 4 * freed ones)
+Found = tuple[int, list[_Step], int]  # (value, steps, rack jokers kept in hand)
 
 
 class _Walk:
@@ -592,8 +574,6 @@ class _Walk:
         self.opening = problem.opening
         # A joker kept in hand can be added to the finished table at the end (`_add_jokers`): worth `held`.
         self.held = max(problem.weight[52], 0) if problem.rack_jokers and problem.hold_jokers else 0
-        # In the relaxation, a freed joker goes anywhere: kept in hand, it is added to the table at the end.
-        self.hold_freed = problem.loose and problem.hold_jokers
         self.cache: list[dict[int, list[Move]]] = [{} for _ in range(self.LAYERS)]
         # What a cell's moves depend on besides the state (see `_cell_moves`).
         self.inputs: list[_CellInputs] = []
@@ -615,7 +595,6 @@ class _Walk:
                     problem.weight[colour * 13 + number - 1],
                     problem.weight[52],
                     number if problem.opening else 0,
-                    problem.loose,
                     tuple(self.real[other][number] for other in range(colour + 1, 4)),
                 )
             )
@@ -646,7 +625,7 @@ class _Walk:
                     continue
                 state = (problem.rack_jokers << JL_SHIFT) | (freed << FL_SHIFT) | (pend << PEND_SHIFT)
                 starts[state] = 0
-                if freed and not problem.loose and self.rack_colours[1] + problem.rack_jokers >= 2:
+                if freed and self.rack_colours[1] + problem.rack_jokers >= 2:
                     starts[state | HOST] = 0
         return starts
 
@@ -684,14 +663,13 @@ class _Walk:
         if moves is None:
             moves = []
             splits = _group_moves(
-                state >> ACC_SHIFT & POOL_X_MASK, number in (1, 12, 13), self.weight[52], number if self.opening else 0, self.problem.loose
+                state >> ACC_SHIFT & POOL_X_MASK, number in (1, 12, 13), self.weight[52], number if self.opening else 0
             )
             for delta, gain, info in splits:
                 moves.append((delta, gain, info))
                 after = state + delta
                 if (
                     number < 13
-                    and not self.problem.loose
                     and after >> FL_SHIFT & 3 > after >> WAIT_SHIFT & 3
                     and self.rack_colours[number + 1] + (after >> JL_SHIFT & 3) >= 2
                 ):
@@ -701,7 +679,7 @@ class _Walk:
 
     def final(self, state: int) -> bool:
         """Is this state (after the last layer) a legal table with every duty met?"""
-        if (state >> FL_SHIFT & 3 and not self.hold_freed) or state >> PEND_SHIFT & 15:
+        if state >> FL_SHIFT & 3 or state >> PEND_SHIFT & 15:
             return False
         if self.opening and state >> PTS_SHIFT < self.problem.minimum:
             return False
@@ -753,8 +731,6 @@ class _Walk:
             current = following
             if held:
                 _drop_spent_jokers(current, held)
-            if self.hold_freed:
-                _drop_spent_jokers(current, 0, FL_SHIFT)
             if not is_cell:
                 _drop_dominated(current)
         best_state = None
@@ -771,9 +747,7 @@ class _Walk:
             state, info = layers[layer][state]
             steps.append(_Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info))
         steps.reverse()
-        kept_rack = (best_state >> JL_SHIFT & 3) if held else 0
-        kept_freed = (best_state >> FL_SHIFT & 3) if self.hold_freed else 0
-        return best_value, steps, kept_rack + 4 * kept_freed
+        return best_value, steps, (best_state >> JL_SHIFT & 3) if held else 0
 
     def place_all(self) -> Found | None:
         """A play that places every numbered rack tile (rack jokers too, or kept in hand to add at the
@@ -837,16 +811,16 @@ def _drop_dominated(layer: dict[int, int]) -> None:
                 break
 
 
-def _drop_spent_jokers(layer: dict[int, int], held: int, shift: int = JL_SHIFT) -> None:
+def _drop_spent_jokers(layer: dict[int, int], held: int) -> None:
     """Dominance: a state that still holds a rack joker can do whatever the same state without it does,
     and add the joker to the table at the end. So a state that spent a joker and gained no more than a
     held joker is worth is dropped; what survives are the jokers that let more tiles onto the table."""
-    one = 1 << shift
+    one = 1 << JL_SHIFT
     spent = [
         state
         for state, value in layer.items()
         if (layer.get(state + one, -(1 << 62)) + held >= value)
-        or (state >> shift & 3 == 0 and layer.get(state + 2 * one, -(1 << 62)) + 2 * held >= value)
+        or (state >> JL_SHIFT & 3 == 0 and layer.get(state + 2 * one, -(1 << 62)) + 2 * held >= value)
     ]
     for state in spent:
         del layer[state]
@@ -869,11 +843,10 @@ class _CellInputs(NamedTuple):
     face_weight: int
     joker_weight: int
     points: int  # the number, when opening points count (else 0)
-    loose: bool  # freed jokers go anywhere (the relaxation of `_Problem.loose`)
     rest: tuple[int, ...]  # numbered tiles the later colours of the number could add to its group pool
 
 
-_NO_CELL = _CellInputs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, False, ())
+_NO_CELL = _CellInputs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ())
 _UNPOOLED: dict[tuple[tuple[object, ...], int], tuple[list[Move], list[int], frozenset[int]]] = {}
 _POOLED: dict[tuple[_CellInputs, int, int], list[Move]] = {}
 
@@ -890,7 +863,6 @@ def _cell_moves(inputs: _CellInputs, small: int, pool: int) -> list[Move]:
                 small, small >> DESC_BITS, inputs.colour * DESC_BITS, ACC_SHIFT + inputs.colour * ACC_BITS,
                 inputs.on_table, inputs.on_rack, inputs.real1, inputs.real2, inputs.rack_after,
                 inputs.kept_mask, inputs.freed_mask, inputs.face_weight, inputs.joker_weight, inputs.points,
-                inputs.loose,
             )  # fmt: skip
             shares = [sum(move[2].pool) for move in listed]  # type: ignore[attr-defined]
             every = (listed, shares, frozenset(shares))
@@ -919,7 +891,6 @@ def _moves(
     face_weight: int,
     joker_weight: int,
     points: int,
-    loose: bool = False,
 ) -> list[tuple[int, int, object]]:
     """The transitions of one cell from the states sharing `key` (the colour's run tuple and the joker
     bits): (state delta, value gain, plan)."""
@@ -930,7 +901,7 @@ def _moves(
     pend = extra >> 4 & 15
     host = extra >> 8 & 1
     waiting = extra >> 9 & 3
-    designate = freed_left > waiting and not host and not loose
+    designate = freed_left > waiting and not host
     kept_pending = pend & kept_mask
     freed_pending = pend & freed_mask
     kept_max = bin(kept_pending).count("1")
@@ -949,7 +920,6 @@ def _moves(
         min(2, rack_after + jokers_left),
         designate,
         bool(host),
-        loose,
     ):
         table_pool, rack_pool, kept_pool = option.pool
         base = (
@@ -1005,7 +975,7 @@ def _pool_possible(counts: tuple[int, ...], rest: tuple[int, ...], jokers: int) 
 
 
 @cache
-def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int, loose: bool = False) -> list[Move]:
+def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int) -> list[Move]:
     """The transitions of a group step from `state`: every way to add jokers to the pool that splits (a
     number that hosts a freed joker must take one). `bits`: the state's pool and extra bits."""
     state = bits << ACC_SHIFT
@@ -1016,8 +986,8 @@ def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int, loose
     host = state & HOST
     moves: list[tuple[int, int, object]] = []
     for jokers in range(jokers_left + 1):
-        for freed in range(freed_left + 1) if loose else range(1, freed_left + 1) if host else (0,):
-            split = _group_split(pool, jokers, freed, lone_ok, loose)
+        for freed in range(1, freed_left + 1) if host else (0,):
+            split = _group_split(pool, jokers, freed, lone_ok)
             if split is None:
                 continue
             delta = -(acc << ACC_SHIFT) - (jokers << JL_SHIFT) - (freed << FL_SHIFT) - host
@@ -1159,7 +1129,6 @@ def solve(
         if tile.is_joker
     ]
     problem = _Problem(grid, rack_grid, table_jokers, rack_jokers, _weights(weights), opening=False, minimum=0)
-    problem.source = (tuple(meld.tiles for meld in melds), tuple(rack))
     return _solution(problem, table_tiles)
 
 
@@ -1229,13 +1198,12 @@ def _finish(problem: _Problem, result: Found | None) -> _Play | None:
         return None
     score, steps, held = result
     table, placed = _build(steps)
-    rack_jokers = held & 3 if problem.weight[52] > 0 else 0
-    if rack_jokers or held >> 2:
-        added = _add_jokers(table, rack_jokers + (held >> 2))
+    if held and problem.weight[52] > 0:
+        added = _add_jokers(table, held)
         if added is None:
             return _finish(problem, _best(replace(problem, hold_jokers=False)))
         table = added
-        placed = tuple(sorted((*placed, *[JOKER] * rack_jokers), key=lambda tile: tile.key))
+        placed = tuple(sorted((*placed, *[JOKER] * held), key=lambda tile: tile.key))
     return _Play(score, table, placed)
 
 
@@ -1267,16 +1235,6 @@ def _solve(problem: _Problem) -> _Play | None:
             first = _Play(first.score + problem.weight[52] * problem.rack_jokers, added, placed)
     if first is not None and first.score >= reachable:
         return first
-    nonnegative = all(weight >= 0 for weight in problem.weight)
-    if problem.source is not None and any(problem.freeable(joker) for joker in problem.table_jokers):
-        # Relaxed: freed jokers may go anywhere. If even so nothing beats the first play, it is the best;
-        # if the relaxed best happens to obey the freed-joker rule, it is the best.
-        loose = replace(problem, loose=True)
-        relaxed = _finish(loose, _Walk(loose).search(reachable - first.score - 1 if first and nonnegative else None))
-        if relaxed is None or (first is not None and relaxed.score <= first.score):
-            return first
-        if _legal(problem.source, relaxed.table):
-            return relaxed
     # The full search, with growing budgets up to what the first play leaves (nothing better leaves more).
     limit = None if first is None or any(weight < 0 for weight in problem.weight) else reachable - first.score
     found: Found | None = None
@@ -1291,14 +1249,6 @@ def _solve(problem: _Problem) -> _Play | None:
     if full is None or (first is not None and first.score >= full.score):
         return first
     return full
-
-
-def _legal(source: tuple[tuple[Faces, ...], Faces], table: tuple[Faces, ...]) -> bool:
-    try:
-        check_play(source[0], source[1], table, opened=True)
-    except IllegalMove:
-        return False
-    return True
 
 
 def _solution(problem: _Problem, table_tiles: Counter[Tile]) -> Solution | None:
