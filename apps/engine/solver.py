@@ -523,6 +523,16 @@ class _Problem:
         """Can this table joker be freed: is a tile it stands for on the rack?"""
         return self.allow_freed and any(self.rack[key // 13][key % 13 + 1] for key in joker.faces)
 
+    def numbered_nonnegative(self) -> bool:
+        """Are the weights of the rack's numbered tiles all at least 0? (Budgets need it; a joker's weight
+        below 0 is fine: it only makes placing the joker cost.)"""
+        return all(
+            self.weight[colour * 13 + number - 1] >= 0
+            for colour in range(4)
+            for number in range(1, 14)
+            if self.rack[colour][number]
+        )
+
     def reachable(self) -> int:
         """The score of placing every rack tile (an upper bound; weights below 0 count 0)."""
         total = max(self.weight[52], 0) * self.rack_jokers
@@ -1159,11 +1169,11 @@ def _budgets(problem: _Problem, first: int = 0) -> Iterator[int | None]:
     """Budgets for `_Walk.search`, tightest first: leave `first` tiles' worth (0: nothing), then up to 1, 2,
     4, ... tiles' worth; finally no limit. A search whose best play leaves at most its budget unplaced has
     found the best play."""
-    weights = [problem.weight[52]] * problem.rack_jokers
+    weights = [max(problem.weight[52], 0)] * problem.rack_jokers
     for colour in range(4):
         for number in range(1, 14):
             weights += [problem.weight[colour * 13 + number - 1]] * problem.rack[colour][number]
-    if any(weight < 0 for weight in weights):
+    if not problem.numbered_nonnegative():
         yield None
         return
     weights.sort(reverse=True)
@@ -1218,7 +1228,7 @@ def _solve(problem: _Problem) -> _Play | None:
     reachable = problem.reachable()
     skip = 0
     walk = _Walk(problem)
-    if not problem.opening and all(weight >= 0 for weight in problem.weight):
+    if not problem.opening and problem.numbered_nonnegative() and problem.weight[52] >= 0:
         everything = _finish(problem, walk.place_all())
         if everything is not None and everything.score >= reachable:
             return everything
@@ -1236,7 +1246,7 @@ def _solve(problem: _Problem) -> _Play | None:
     if first is not None and first.score >= reachable:
         return first
     # The full search, with growing budgets up to what the first play leaves (nothing better leaves more).
-    limit = None if first is None or any(weight < 0 for weight in problem.weight) else reachable - first.score
+    limit = None if first is None or not problem.numbered_nonnegative() else reachable - first.score
     found: Found | None = None
     for budget in _budgets(problem, skip):
         last = budget is None or (limit is not None and budget >= limit)

@@ -8,7 +8,7 @@ listed sets, and asks the game's own check (`check_play`) whether the result is 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
 from itertools import combinations
 
@@ -60,8 +60,11 @@ def arrangements(tiles: Counter[Tile], sets: Sequence[Faces]) -> Iterator[list[F
             yield [meld, *rest]
 
 
-def best_score(table: Sequence[Faces], rack: Sequence[Tile], *, opened: bool = True) -> int | None:
-    """The best score (the solver's default weights) of a legal play, or None when there is none."""
+def best_score(
+    table: Sequence[Faces], rack: Sequence[Tile], *, opened: bool = True, weights: Mapping[Tile, int] | None = None
+) -> int | None:
+    """The best score of a legal play (the solver's default weights, or these), or None when no play
+    scores above 0."""
     best: int | None = None
     everything = Counter(tile for meld in table for tile in meld) + Counter(rack)
     candidates = [meld for meld in every_set() if not Counter(meld) - everything]
@@ -72,8 +75,8 @@ def best_score(table: Sequence[Faces], rack: Sequence[Tile], *, opened: bool = T
             if chosen in seen:
                 continue
             seen.add(chosen)
-            score = sum(default_weight(tile) for tile in chosen)
-            if best is not None and score <= best:
+            score = sum((weights or {}).get(tile, default_weight(tile)) for tile in chosen)
+            if score <= 0 or (best is not None and score <= best):
                 continue
             if _playable(table, rack, chosen, candidates, opened):
                 best = score

@@ -196,11 +196,14 @@ def test_the_best_opening_matches_a_brute_force_search(position: tuple[list[Face
     assert (None if found is None else found.score) == best_score([], rack, opened=False)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_positions(), st.dictionaries(st.sampled_from([Tile.from_key(key) for key in range(53)]), st.integers(-5, 40)))
-def test_every_play_is_legal_whatever_the_weights(position: tuple[list[Faces], list[Tile]], weights: dict[Tile, int]) -> None:
+def test_whatever_the_weights_the_play_is_legal_and_the_best(
+    position: tuple[list[Faces], list[Tile]], weights: dict[Tile, int]
+) -> None:
     table, rack = position
     found = solve(table, rack, weights=weights)
     if found is not None:
         assert_legal(table, rack, found)
         assert found.score == sum(weights.get(tile, default_weight(tile)) for tile in found.placed) > 0
+    assert (None if found is None else found.score) == best_score(table, rack, weights=weights)
