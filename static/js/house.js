@@ -515,12 +515,10 @@ export class HouseTable {
     }
   }
 
-  /** The server accepted one of our moves: what was selected for it is done with. */
+  /** The server accepted one of our moves. The tiles it used left the rack (and the selection) with
+   * the state frame; the selection of the others stays (the ack may come after the player's next click). */
   moved(text) {
-    if (text !== "draw") {
-      this.takeMode = false;
-      this.rack.clearSelection();
-    }
+    if (text.startsWith("take")) this.takeMode = false;
   }
 
   /** Keyboard shortcuts (the page calls this for keys pressed outside form fields). */

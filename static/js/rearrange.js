@@ -282,10 +282,6 @@ export class RearrangeTable {
     if (this.can("draw")) this.page.move("draw");
   }
 
-  moved() {
-    this.rack.clearSelection();
-  }
-
   // -------------------------------------------------------------------------------------------------
   // Drawing the table
 

@@ -162,7 +162,7 @@ def seeded_house_table(host_id: int, seed: int | None = None, state: object = No
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["house-opening", "house-midgame", "house-going-out", "rearrange"])
+    parser.add_argument("what", choices=["house-opening", "house-midgame", "house-away", "house-going-out", "rearrange"])
     parser.add_argument("--host-of-table", type=int, required=True, help="the host of this table hosts the new one")
     args = parser.parse_args()
     _setup()
@@ -171,6 +171,10 @@ def main() -> None:
     host_id = Table.objects.values_list("host_id", flat=True).get(pk=args.host_of_table)
     if args.what == "rearrange":
         print(seeded_rearrange_table(host_id))
+    elif args.what == "house-away":
+        from dataclasses import replace
+
+        print(seeded_house_table(host_id, state=replace(midgame_position(), away=(True, False))))  # type: ignore[type-var]
     elif args.what == "house-going-out":
         print(seeded_house_table(host_id, state=going_out_position(), match_length=3))
     elif args.what == "house-opening":

@@ -82,3 +82,16 @@ def test_between_two_games_of_a_match_the_scores_show_then_the_next_deal_comes(s
     assert page.locator("#table-meta").inner_text().startswith("Game 2 of 3")
     assert len(rack_faces(page)) in (14, 15)
     assert page.locator("#log").get_by_text("Game 2: a new deal.").count() == 1
+
+
+def test_a_player_on_autopilot_sees_the_banner_and_comes_back(site, new_page):
+    page = new_page()
+    page.goto(seeded_table(site, page, "house-away"))
+    banner = page.locator("#autopilot")
+    banner.wait_for()
+    assert "You are on autopilot" in banner.inner_text()
+    assert page.locator("#me-bar .badge--away").count() == 1
+    screenshot(page, "house-autopilot")
+    banner.get_by_role("button", name="I'm back").click()
+    banner.wait_for(state="hidden")
+    assert page.locator("#me-bar .badge--away").count() == 0
