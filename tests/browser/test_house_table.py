@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.house_player import HousePlayer
 
 
@@ -17,6 +17,9 @@ def test_a_new_visitor_presses_play_now_and_plays_a_whole_game_to_the_score_tabl
     page.locator("#rack .tile").first.wait_for()
     assert page.locator("#seats").get_by_text("Bot (Hard)").count() == 1
     screenshot(page, "house-table-desktop")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "house-table-phone")
+    page.set_viewport_size(DESKTOP)
 
     started = time.monotonic()
     turns = HousePlayer(page).play_game()
@@ -29,3 +32,9 @@ def test_a_new_visitor_presses_play_now_and_plays_a_whole_game_to_the_score_tabl
     assert results.get_by_role("heading").first.inner_text()
     screenshot(page, "house-score-table")
     print(f"\na whole game through the page: {turns} turns in {time.monotonic() - started:.1f} s")
+
+    # The match is over: the places, and a new match at the same table (the bot stays).
+    assert results.locator(".places__row").count() == 2
+    results.get_by_role("button", name="New match at this table").click()
+    results.wait_for(state="hidden")
+    page.locator("#rack .tile").nth(13).wait_for()

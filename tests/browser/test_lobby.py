@@ -1,0 +1,49 @@
+"""The lobby: a host opens a table with the form (a seat left to a player), and a visitor already on
+the lobby sees it appear live, with its options, and can join it (here: watch, then play as a guest
+and sit)."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import PHONE, screenshot
+
+
+def test_a_table_opened_in_the_lobby_appears_live_for_a_visitor_who_joins_it(new_page):
+    visitor = new_page(PHONE)
+    visitor.goto("/play/")
+    visitor.locator('#lobby-conn[data-state="connected"]').wait_for()
+
+    host = new_page()
+    host.goto("/play/")
+    host.get_by_role("button", name="Play Tile Rummy now").wait_for()
+    host.locator('label:has(input[name="seats"][value="3"])').click()
+    host.locator('label:has(input[name="match_length"][value="3"])').click()
+    host.get_by_label("Pace").select_option("30")
+    host.get_by_label("Seat 2").select_option("")
+    host.get_by_label("Seat 3").select_option("easy")
+    screenshot(host, "lobby-desktop")
+    host.get_by_role("button", name="Open the table").click()
+    host.wait_for_url("**/t/*/")
+    host.get_by_role("heading", name="Waiting for players").wait_for()
+    assert host.get_by_role("button", name="Start the match").is_disabled()
+    table_url = host.url
+
+    # The visitor's lobby shows the new table without a reload.
+    row = visitor.locator(".lobby-table", has_text="Bot (Easy)").first
+    row.wait_for()
+    text = row.inner_text()
+    for fact in ("Tile Rummy", "2 of 3 seats", "30 s per turn", "Match of 3 games", "Unrated", "Waiting for players"):
+        assert fact in text, fact
+    screenshot(visitor, "lobby-phone")
+
+    row.get_by_role("link", name="Join").click()
+    visitor.wait_for_url(table_url)
+    visitor.get_by_role("button", name="Play as a guest").click()
+    visitor.get_by_role("button", name="Sit here").click()
+    visitor.get_by_role("heading", name="Waiting for players").wait_for()
+    visitor.locator(".waiting__seat .badge--you").wait_for()
+
+    # Every seat taken: the host starts, and both see their racks.
+    host.get_by_role("button", name="Start the match").click()
+    host.locator("#rack .tile").first.wait_for()
+    visitor.locator("#rack .tile").first.wait_for()
+    assert host.locator("#table-meta").inner_text().startswith("Game 1 of 3")
