@@ -49,7 +49,7 @@ from typing import NamedTuple
 
 from apps.engine.errors import InvalidMove
 from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld, try_read_meld
-from apps.engine.tiles import COLOURS, JOKER, Tile
+from apps.engine.tiles import JOKER, Tile
 
 __all__ = ["Solution", "default_weight", "solve", "solve_opening"]
 
@@ -570,7 +570,12 @@ class _Walk:
         self.problem = problem
         table, rack = problem.table, problem.rack
         self.real = [[table[colour][number] + rack[colour][number] for number in range(16)] for colour in range(4)]
-        self.rack_after = [[min(2, sum(rack[colour][number + 1 : 14])) for number in range(14)] for colour in range(4)]
+        self.rack_after = [[0] * 14 for _ in range(4)]
+        for colour in range(4):
+            after = 0
+            for number in range(13, -1, -1):
+                self.rack_after[colour][number] = min(2, after)
+                after += rack[colour][number] if number else 0
         self.rack_colours = [sum(1 for colour in range(4) if rack[colour][number]) for number in range(14)]
         self.kept_here = [[0] * 14 for _ in range(4)]
         self.freed_here = [[0] * 14 for _ in range(4)]
@@ -1011,6 +1016,7 @@ def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int) -> li
 
 
 _FACES = tuple(Tile.from_key(key) for key in range(52))
+_ALL_FACES = (*_FACES, JOKER)
 
 
 def _build(steps: list[_Step]) -> tuple[tuple[Faces, ...], Faces]:
@@ -1070,7 +1076,7 @@ def _add_jokers(table: tuple[Faces, ...], jokers: int) -> tuple[Faces, ...] | No
 
 def _group_faces(group: Group, number: int) -> Faces:
     real = sorted(colour for colour, kind in group if kind in (T, R))
-    faces = [Tile(COLOURS[colour], number) for colour in real]
+    faces = [_FACES[colour * 13 + number - 1] for colour in real]
     jokers = len(group) - len(faces)
     if len(faces) == 1 and number == 1:
         return (JOKER, faces[0], JOKER)  # `r1 J J` would read as the run 1-2-3
@@ -1081,28 +1087,36 @@ def _group_faces(group: Group, number: int) -> Faces:
 
 
 def _counts(tiles: Iterable[Tile]) -> tuple[list[list[int]], int]:
+    """Tiles per [colour][number] (numbers 1-13; the grid is 16 wide for looking ahead), and jokers."""
     grid = [[0] * 16 for _ in range(4)]
     jokers = 0
     for tile in tiles:
-        if tile.colour is None or tile.number is None:
+        key = tile.key
+        if key == 52:
             jokers += 1
         else:
-            grid[tile.colour.index][tile.number] += 1
+            grid[key // 13][key % 13 + 1] += 1
     return grid, jokers
 
 
-def _check_counts(table: Counter[Tile], rack: Counter[Tile]) -> None:
-    every = table + rack
-    for tile, count in every.items():
-        if count > 2:
-            raise InvalidMove(f"There are only two of each tile: the table and the rack hold {count} x {tile}")
+def _check_counts(table: tuple[list[list[int]], int], rack: tuple[list[list[int]], int]) -> None:
+    if table[1] + rack[1] > 2:
+        raise InvalidMove(f"There are only two jokers: the table and the rack hold {table[1] + rack[1]}")
+    for colour in range(4):
+        for number in range(1, 14):
+            count = table[0][colour][number] + rack[0][colour][number]
+            if count > 2:
+                face = _FACES[colour * 13 + number - 1]
+                raise InvalidMove(f"There are only two of each tile: the table and the rack hold {count} x {face}")
+
+
+_DEFAULT_WEIGHTS = [default_weight(Tile.from_key(key)) for key in range(53)]
 
 
 def _weights(weights: Mapping[Tile, int] | None) -> list[int]:
-    faces = [Tile.from_key(key) for key in range(53)]
-    if weights is None:
-        return [default_weight(face) for face in faces]
-    return [weights.get(face, default_weight(face)) for face in faces]
+    if not weights:
+        return _DEFAULT_WEIGHTS
+    return [weights.get(_ALL_FACES[key], _DEFAULT_WEIGHTS[key]) for key in range(53)]
 
 
 def _without(rack: Sequence[Tile], keep: Iterable[Tile]) -> list[Tile]:
@@ -1127,10 +1141,9 @@ def solve(
     `weights`: what placing one tile of a face is worth (faces not given: `default_weight`).
     `keep`: rack tiles that stay on the rack whatever happens (each listed tile once)."""
     melds = [read_meld(meld) for meld in table]
-    table_tiles = Counter(tile for meld in melds for tile in meld.tiles)
-    _check_counts(table_tiles, Counter(rack))
-    grid, _ = _counts(table_tiles.elements())
-    usable = _without(rack, keep)
+    grid, jokers = _counts(tile for meld in melds for tile in meld.tiles)
+    _check_counts((grid, jokers), _counts(rack))
+    usable = _without(rack, keep) if keep else rack
     rack_grid, rack_jokers = _counts(usable)
     table_jokers = [
         _TableJoker(frozenset(face.key for face in meld.stands_for[at]), meld.start if meld.colour is None else meld.start + at)
@@ -1139,7 +1152,7 @@ def solve(
         if tile.is_joker
     ]
     problem = _Problem(grid, rack_grid, table_jokers, rack_jokers, _weights(weights), opening=False, minimum=0)
-    return _solution(problem, table_tiles)
+    return _solution(problem)
 
 
 def solve_opening(
@@ -1154,11 +1167,11 @@ def solve_opening(
     counting as what it stands for), the sets on `table` left as they are and listed first. None when the
     rack has no opening (or none with a positive score)."""
     melds = [tuple(read_meld(meld).tiles) for meld in table]
-    _check_counts(Counter(tile for meld in melds for tile in meld), Counter(rack))
+    _check_counts(_counts(tile for meld in melds for tile in meld), _counts(rack))
     rack_grid, rack_jokers = _counts(_without(rack, keep))
     empty = [[0] * 16 for _ in range(4)]
     problem = _Problem(empty, rack_grid, [], rack_jokers, _weights(weights), opening=True, minimum=min(minimum, 63))
-    found = _solution(problem, Counter())
+    found = _solution(problem)
     if found is None:
         return None
     points = sum(read_meld(meld).points for meld in found.table)
@@ -1261,7 +1274,7 @@ def _solve(problem: _Problem) -> _Play | None:
     return full
 
 
-def _solution(problem: _Problem, table_tiles: Counter[Tile]) -> Solution | None:
+def _solution(problem: _Problem) -> Solution | None:
     found = _solve(problem)
     if found is None or not found.placed or found.score <= 0:
         return None
