@@ -24,7 +24,10 @@ export class HouseTable {
     this.rack = new Rack(this.els.rack, {
       storageKey: "rack",
       countElement: page.els.rackCount,
-      onSelect: () => this.renderControls(),
+      onSelect: () => {
+        this.renderControls();
+        this.renderMelds();
+      },
       onDrop: (data, target, point) => this.dropOn(data, target, point),
     });
     this.els.melds.addEventListener("click", (event) => this.onMeldClick(event));
@@ -186,11 +189,14 @@ export class HouseTable {
       container.replaceChildren(h("p", { class: "melds__empty" }, t("no_melds_yet")));
       return;
     }
+    const selection = this.rack.selectedFaces();
+    const hinting = selection.length > 0 && (this.can("add") || this.can("joker"));
     const children = view.melds.map((meld) => {
       const jokers = new Map(meld.jokers.map((joker) => [joker.at, joker.stands_for]));
+      const target = hinting && this.fits(meld, selection);
       const kind = meld.kind === "run" ? t("run") : t("set");
       const group = h("div", {
-        class: `meld ${seatColourClass(meld.owner)}`,
+        class: `meld ${seatColourClass(meld.owner)}${target ? " is-target" : ""}`,
         role: "group",
         dataset: { drop: "meld", meld: String(meld.index) },
         "aria-label": t("meld_label", { n: meld.index + 1, kind, name: names[meld.owner] || "", points: meld.points }),
@@ -220,6 +226,18 @@ export class HouseTable {
         again.focus({ preventScroll: true });
       }
     }
+  }
+
+  /** Display only: would the selected tiles go on this meld (laid off at its ends, or taking its
+   * joker)? It lights the melds worth trying; the server decides. */
+  fits(meld, faces) {
+    const joker = meld.jokers.some((each) => {
+      const needed = meld.kind === "set" ? each.stands_for : each.stands_for.slice(0, 1);
+      return needed.length === faces.length && contains(needed, faces);
+    });
+    if (joker) return true;
+    const sides = layOffSides(meld.tiles, faces, HOUSE);
+    return readMeld([...sides.before, ...meld.tiles, ...sides.after], HOUSE).ok;
   }
 
   onMeldClick(event) {

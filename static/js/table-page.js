@@ -11,6 +11,7 @@ import { RearrangeTable } from "./rearrange.js";
 import { renderResults, tickCountdowns } from "./results.js";
 import { commonBadges, renderSeats } from "./seats.js";
 import { TurnClock } from "./timer.js";
+import { renderWaiting } from "./waiting.js";
 
 const app = document.getElementById("table-app");
 const config = app.dataset;
@@ -105,7 +106,7 @@ function render(frame) {
   els.meta.textContent = metaText(table);
   log.update(frame);
   renderSeats(els.seats, { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player) });
-  renderPrematch(frame);
+  renderWaiting(els.prematch, els.felt, frame, config, (message) => page.send(message));
   controller.render(frame);
   renderFeltStatus(frame);
   const shown = renderResults(els.results, frame, {
@@ -161,84 +162,6 @@ function renderFeltStatus(frame) {
   }
   els.status.textContent = text;
   els.status.hidden = !text;
-}
-
-// -----------------------------------------------------------------------------------------------------
-// Before the match: the seats, joining, the host's start, the invite link
-
-function renderPrematch(frame) {
-  const table = frame.table;
-  const open = table.status === "open";
-  els.prematch.hidden = !open;
-  els.felt.classList.toggle("is-waiting", open);
-  if (!open) {
-    els.prematch.replaceChildren();
-    return;
-  }
-  const mine = frame.seat;
-  const isHost = mine !== null && table.seats[mine] && table.seats[mine].user_id === table.host_id;
-  const full = table.seats.every((seat) => !seat.empty);
-  const list = h("ul", { class: "waiting__seats" });
-  for (const seat of table.seats) {
-    const item = h("li", { class: `waiting__seat${seat.empty ? " is-empty" : ""}` },
-      h("span", { class: "waiting__index" }, String(seat.index + 1)),
-      h("span", { class: "waiting__name" }, seat.empty ? t("empty_seat") : seat.name));
-    if (seat.empty && mine === null && config.signedIn) {
-      const form = h("form", { method: "post", action: config.joinUrl, class: "inline-form" },
-        h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: config.csrf }),
-        h("input", { type: "hidden", name: "seat", value: String(seat.index) }),
-        h("input", { type: "hidden", name: "invite", value: config.invite || "" }),
-        h("button", { type: "submit", class: "button button--small button--primary" }, t("sit_here")));
-      item.append(form);
-    } else if (seat.index === mine) {
-      item.append(h("span", { class: "badge badge--you" }, t("you")));
-    }
-    list.append(item);
-  }
-  const panel = h("div", { class: "waiting" },
-    h("h2", {}, t("waiting_for_players")),
-    h("p", { class: "waiting__lead" }, full ? t("waiting_all_seated") : tn("waiting_empty", table.seats.filter((seat) => seat.empty).length)),
-    list);
-  if (isHost) {
-    panel.append(h("button", {
-      type: "button",
-      class: "button button--primary button--large",
-      disabled: !full,
-      onclick: () => page.send({ type: "start" }),
-    }, t("start_match")));
-  } else if (mine !== null) {
-    panel.append(h("p", { class: "waiting__note" }, t("waiting_host")));
-  }
-  if (config.inviteUrl && mine !== null) {
-    const input = h("input", { type: "text", readonly: true, value: config.inviteUrl, class: "invite__url", id: "invite-url", "aria-label": t("invite_link") });
-    const copy = h("button", {
-      type: "button",
-      class: "button button--small",
-      onclick: async () => {
-        input.select();
-        try {
-          await navigator.clipboard.writeText(config.inviteUrl);
-        } catch (error) {
-          document.execCommand("copy");
-        }
-        copy.textContent = t("copied");
-        setTimeout(() => { copy.textContent = t("copy_link"); }, 2000);
-      },
-    }, t("copy_link"));
-    panel.append(h("div", { class: "invite" },
-      h("label", { for: "invite-url" }, table.private ? t("invite_private") : t("invite_public")),
-      h("div", { class: "invite__row" }, input, copy)));
-  }
-  if (mine === null && !config.signedIn && !full) {
-    panel.append(h("div", { class: "waiting__guest" },
-      h("p", { class: "waiting__note" }, t("join_as_guest")),
-      h("form", { method: "post", action: config.guestUrl, class: "inline-form" },
-        h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: config.csrf }),
-        h("input", { type: "hidden", name: "next", value: config.here }),
-        h("button", { type: "submit", class: "button button--primary" }, t("play_as_guest"))),
-      h("a", { class: "button button--ghost", href: config.loginUrl }, t("sign_in"))));
-  }
-  els.prematch.replaceChildren(panel);
 }
 
 // -----------------------------------------------------------------------------------------------------
