@@ -9,6 +9,8 @@ Each turn it asks the solver (`apps.engine.solver`) for candidate plays and pick
   any later turn, and meanwhile gives the other players nothing to rebuild with) and plays the best play
   of the other tiles; when those place nothing, it lays the smallest kept set instead of drawing. It
   keeps them only when that costs no other tile (a kept set that helps place junk tiles goes down).
+- It keeps its jokers for the end: a joker goes down only when it places at least two more tiles, or when
+  the whole rack goes out (a joker on the rack fits almost any last tile; on the table it is stuck).
 - Among plays that place as many tiles, it prefers placing the tiles that will be hard to place later
   (1, 2, 12, 13: they fit fewer runs), keeping the flexible ones.
 - Optionally (`reserve`, off by default: it measured worse) it holds back a few placeable tiles that the
@@ -39,7 +41,7 @@ class RearrangeWeights:
     dump_below: int = 4  # no reserve once another player holds this few tiles
     small_opening: bool = True  # open with the fewest sets that reach 30
     bank_sets: bool = True  # keep complete sets of the rack on the rack until nothing else can be placed
-    joker_weight: int = 1030  # what placing a joker is worth to the solver (1000 a tile): below 0 keeps it
+    joker_weight: int = -1000  # what placing a joker is worth to the solver (1000 a tile): kept unless it places 2 more
     edge_weight: int = 10  # extra worth of placing a tile that fits few sets later (1, 2, 12, 13)
     stiff_weight: int = 0  # extra worth of placing a tile with few sets it could join later, per set fewer
 
