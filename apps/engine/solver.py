@@ -862,7 +862,7 @@ class _CellInputs(NamedTuple):
 
 
 _NO_CELL = _CellInputs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ())
-_UNPOOLED: dict[tuple[tuple[object, ...], int], tuple[list[Move], list[int], frozenset[int]]] = {}
+_UNPOOLED: dict[tuple[tuple[object, ...], int], _Listed] = {}
 _POOLED: dict[tuple[_CellInputs, int, int], list[Move]] = {}
 
 
@@ -874,68 +874,77 @@ def _cell_moves(inputs: _CellInputs, small: int, pool: int) -> list[Move]:
         unpooled = (inputs[:-1], small)
         every = _UNPOOLED.get(unpooled)
         if every is None:
-            listed = _moves(
-                small, small >> DESC_BITS, inputs.colour * DESC_BITS, ACC_SHIFT + inputs.colour * ACC_BITS,
-                inputs.on_table, inputs.on_rack, inputs.real1, inputs.real2, inputs.rack_after,
-                inputs.kept_mask, inputs.freed_mask, inputs.face_weight, inputs.joker_weight, inputs.points,
-            )  # fmt: skip
-            shares = [sum(move[2].pool) for move in listed]  # type: ignore[attr-defined]
-            every = (listed, shares, frozenset(shares))
+            every = _listed_moves(inputs, small)
             if len(_UNPOOLED) > _CACHE_LIMIT:
                 _UNPOOLED.clear()
             _UNPOOLED[unpooled] = every
-        moves = _pooled(*every, pool, inputs.colour, inputs.rest, small >> DESC_BITS)
+        moves = _pooled(every, pool, inputs.colour, inputs.rest, small >> DESC_BITS)
         if len(_POOLED) > _CACHE_LIMIT:
             _POOLED.clear()
         _POOLED[key] = moves
     return moves
 
 
-def _moves(
-    key: int,
-    extra: int,
-    shift: int,
-    pool_shift: int,
-    on_table: int,
-    on_rack: int,
-    real1: int,
-    real2: int,
-    rack_after: int,
-    kept_mask: int,
-    freed_mask: int,
-    face_weight: int,
-    joker_weight: int,
-    points: int,
-) -> list[tuple[int, int, object]]:
-    """The transitions of one cell from the states sharing `key` (the colour's run tuple and the joker
-    bits): (state delta, value gain, plan)."""
-    desc_id = key & DESC_MASK
-    desc = _DESCS[desc_id]
+_Listed = tuple[list[Move], list[int], frozenset[int], tuple[int, ...]]  # moves, pool shares, their set, key
+_LISTED: dict[tuple[int, ...], _Listed] = {}
+
+
+def _listed_moves(inputs: _CellInputs, small: int) -> _Listed:
+    """The moves of a cell before the pool check, shared by every cell with the same options (the options
+    tuples are cached for good, so their ids are stable keys)."""
+    desc_id = small & DESC_MASK
+    extra = small >> DESC_BITS
     jokers_left = extra & 3
     freed_left = extra >> 2 & 3
     pend = extra >> 4 & 15
     host = extra >> 8 & 1
     waiting = extra >> 9 & 3
-    designate = freed_left > waiting and not host
-    kept_pending = pend & kept_mask
-    freed_pending = pend & freed_mask
-    kept_max = bin(kept_pending).count("1")
-    spare = bin(pend & 0b0101).count("1")
-    moves: list[tuple[int, int, object]] = []
-    for option in _cell_options(
-        desc,
-        on_table,
-        on_rack,
-        kept_max,
+    kept_pending = pend & inputs.kept_mask
+    options = _cell_options(
+        _DESCS[desc_id],
+        inputs.on_table,
+        inputs.on_rack,
+        bin(kept_pending).count("1"),
         jokers_left,
         freed_left,
-        real1,
-        real2,
-        spare,
-        min(2, rack_after + jokers_left),
-        designate,
+        inputs.real1,
+        inputs.real2,
+        bin(pend & 0b0101).count("1"),
+        min(2, inputs.rack_after + jokers_left),
+        freed_left > waiting and not host,
         bool(host),
-    ):
+    )
+    key = (
+        id(options), inputs.colour, desc_id, kept_pending, pend & inputs.freed_mask,
+        inputs.face_weight, inputs.joker_weight, inputs.points,
+    )  # fmt: skip
+    listed = _LISTED.get(key)
+    if listed is None:
+        moves = _moves(options, desc_id, inputs.colour, kept_pending, pend & inputs.freed_mask, inputs.face_weight, inputs.joker_weight, inputs.points)
+        shares = [sum(option.pool) for _, _, option in moves]  # type: ignore[attr-defined]
+        listed = (moves, shares, frozenset(shares), key)
+        if len(_LISTED) > _CACHE_LIMIT:
+            _LISTED.clear()
+        _LISTED[key] = listed
+    return listed
+
+
+def _moves(
+    options: tuple[CellOption, ...],
+    desc_id: int,
+    colour: int,
+    kept_pending: int,
+    freed_pending: int,
+    face_weight: int,
+    joker_weight: int,
+    points: int,
+) -> list[Move]:
+    """The transitions of one cell's `options` from states whose colour has run tuple `desc_id` and whose
+    pending joker duties here are `kept_pending` and `freed_pending`: (state delta, value gain, plan)."""
+    shift = colour * DESC_BITS
+    pool_shift = ACC_SHIFT + colour * ACC_BITS
+    moves: list[Move] = []
+    for option in options:
         table_pool, rack_pool, kept_pool = option.pool
         base = (
             ((_desc_id(option.desc) - desc_id) << shift)
@@ -955,17 +964,24 @@ def _moves(
     return moves
 
 
-def _pooled(
-    moves: list[Move], shares: list[int], distinct: frozenset[int], pool: int, colour: int, rest: tuple[int, ...], extra: int
-) -> list[Move]:
-    """The moves whose share of the number's group pool (`shares`, one per move) can still become legal
-    groups (see `_pool_possible`)."""
+_FILTERED: dict[tuple[tuple[int, ...], frozenset[int]], list[Move]] = {}
+
+
+def _pooled(listed: _Listed, pool: int, colour: int, rest: tuple[int, ...], extra: int) -> list[Move]:
+    """The moves whose share of the number's group pool can still become legal groups (see `_pool_possible`)."""
+    moves, shares, distinct, key = listed
     counts = _pool_counts(pool, colour)
     jokers = (extra & 3) + (extra >> 2 & 3) + bin(extra >> 4 & 0b0101).count("1")
-    refused = {share for share in distinct if not _pool_possible((*counts, share), rest, jokers)}
+    refused = frozenset(share for share in distinct if not _pool_possible((*counts, share), rest, jokers))
     if not refused:
         return moves
-    return [move for move, share in zip(moves, shares, strict=True) if share not in refused]
+    filtered = _FILTERED.get((key, refused))
+    if filtered is None:
+        filtered = [move for move, share in zip(moves, shares, strict=True) if share not in refused]
+        if len(_FILTERED) > _CACHE_LIMIT:
+            _FILTERED.clear()
+        _FILTERED[(key, refused)] = filtered
+    return filtered
 
 
 @cache
