@@ -1047,10 +1047,12 @@ def _build(steps: list[_Step]) -> tuple[tuple[Faces, ...], Faces]:
             assert isinstance(split, tuple)
             for group in split:
                 groups.append(_group_faces(group, step.number))
-                placed.extend(JOKER for _, kind in group if kind == W)
+                placed.extend([JOKER] * sum(kind == W for _, kind in group))
             continue
         option = step.info
         assert isinstance(option, CellOption)
+        if not option.extend and not option.starts and not option.placed:
+            continue
         face = _FACES[step.colour * 13 + step.number - 1]
         sources: list[tuple[int, list[Tile]]] = []
         for (first, run), item in zip(open_runs[step.colour], option.extend, strict=True):
@@ -1090,6 +1092,7 @@ def _add_jokers(table: tuple[Faces, ...], jokers: int) -> tuple[Faces, ...] | No
     return tuple(sets)
 
 
+@cache
 def _group_faces(group: Group, number: int) -> Faces:
     real = sorted(colour for colour, kind in group if kind in (T, R))
     faces = [_FACES[colour * 13 + number - 1] for colour in real]
