@@ -162,6 +162,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 # --- Tables -----------------------------------------------------------------------------------------
 
 TABLE_BOT_DELAY = env.get_float("TABLE_BOT_DELAY", 0.9)  # seconds before each bot move
+# Threads (each with its database connection) for the table and lobby WebSockets' database work, per
+# web process.
+TABLES_DB_THREADS = env.get_int("TABLES_DB_THREADS", 4, minimum=1, maximum=64)
 TABLE_AUTOPILOT_DELAY = 0.6  # seconds before an autopilot turn
 TABLE_NEXT_GAME_DELAY = env.get_float("TABLE_NEXT_GAME_DELAY", 6.0)  # scores stay on screen
 # Tests drive the table's own actions explicitly (services.table_due / tables_sweep_due).

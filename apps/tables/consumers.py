@@ -3,13 +3,18 @@ service, turn errors into error frames (CONVENTIONS 8). docs/protocol.md describ
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
+import weakref
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.conf import settings
+from django.db import close_old_connections
 from django.utils.translation import gettext as _
 
 from apps.engine.errors import EngineError
@@ -19,6 +24,83 @@ from apps.tables.models import Table
 from apps.tables.snapshot import frame_for, lobby_tables, table_payload
 
 log = logging.getLogger(__name__)
+
+#: The consumers' database work runs in a small pool of threads of its own, each with one kept
+#: connection. Channels' default (thread-sensitive) would queue every frame of every connection of
+#: the process behind one thread, one database round trip at a time.
+_db_executor = ThreadPoolExecutor(max_workers=settings.TABLES_DB_THREADS, thread_name_prefix="tables-db")
+
+
+def _in_db_thread(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    close_old_connections()
+    try:
+        return function(*args, **kwargs)
+    finally:
+        close_old_connections()
+
+
+def db(function: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """Run `function` on one of the consumers' database threads, closing or keeping its connection
+    before and after (CONN_MAX_AGE), as Channels' `database_sync_to_async` does. It runs in the
+    thread's own context, not a copy of the caller's: Django keeps connections in context-local
+    storage, and a copied context would give every WebSocket its own connection in every thread."""
+
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(_db_executor, _in_db_thread, function, args, kwargs)
+
+    return call
+
+
+class VersionReader:
+    """The current versions of tables, for pongs: every table pinged within BATCH_SECONDS is read in
+    one query. Every connection pings every few seconds, so one query per ping would be most of the
+    database's work; the answer still comes from the database, at most BATCH_SECONDS later."""
+
+    BATCH_SECONDS = 0.05
+
+    def __init__(self) -> None:
+        self.waiting: dict[int, list[asyncio.Future[int | None]]] = {}
+
+    async def version(self, table_id: int) -> int | None:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int | None] = loop.create_future()
+        if not self.waiting:
+            loop.call_later(self.BATCH_SECONDS, lambda: asyncio.ensure_future(self.read()))
+        self.waiting.setdefault(table_id, []).append(future)
+        return await future
+
+    async def read(self) -> None:
+        batch, self.waiting = self.waiting, {}
+        try:
+            versions = await db(_versions)(list(batch))
+        except Exception as error:  # the pings get an error frame each, not silence
+            for futures in batch.values():
+                for future in futures:
+                    if not future.done():
+                        future.set_exception(error)
+            return
+        for table_id, futures in batch.items():
+            for future in futures:
+                if not future.done():
+                    future.set_result(versions.get(table_id))
+
+
+def _versions(table_ids: list[int]) -> dict[int, int]:
+    return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
+
+
+_version_readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, VersionReader] = weakref.WeakKeyDictionary()
+
+
+async def table_version(table_id: int) -> int | None:
+    """The table's current version (None: no such table), read with the other pings of the moment."""
+    loop = asyncio.get_running_loop()
+    reader = _version_readers.get(loop)
+    if reader is None:
+        reader = _version_readers[loop] = VersionReader()
+    return await reader.version(table_id)
+
 
 MAX_FRAME_BYTES = 8 * 1024
 #: Token bucket per connection: a burst of RATE_BURST frames, refilled at RATE_PER_SECOND.
@@ -61,7 +143,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
             return
         try:
             content = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes
             await self.send_error("bad_json", _("A frame must be a JSON object."))
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
@@ -98,7 +180,7 @@ class TableConsumer(GuardedConsumer):
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         self.version = -1
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+        if not await db(Table.objects.filter(pk=self.table_id).exists)():
             await self.close(code=4404)
             return
         self.group = table_group(self.table_id)
@@ -128,7 +210,7 @@ class TableConsumer(GuardedConsumer):
         return self.user.pk if self.user is not None else None
 
     async def send_snapshot(self) -> None:
-        payload = await database_sync_to_async(table_payload)(self.table_id)
+        payload = await db(table_payload)(self.table_id)
         await self.forward(payload, force=True)
 
     async def forward(self, payload: dict[str, Any], *, force: bool = False) -> None:
@@ -146,7 +228,7 @@ class TableConsumer(GuardedConsumer):
             await self.send_error("not_signed_in", _("Spectators cannot act: sign in or play as a guest."), ref=content)
             return False
         try:
-            await database_sync_to_async(service)(table_id=self.table_id, user=self.user, **kwargs)
+            await db(service)(table_id=self.table_id, user=self.user, **kwargs)
         except services.StaleVersion as error:
             await self.send_error("stale", str(error), ref=content, version=error.current)
             await self.send_snapshot()
@@ -198,10 +280,7 @@ class TableConsumer(GuardedConsumer):
         await self.send_snapshot()
 
     async def on_ping(self, content: dict[str, Any]) -> None:
-        version = await database_sync_to_async(
-            lambda: Table.objects.filter(pk=self.table_id).values_list("version", flat=True).first()
-        )()
-        await self.send_json({"type": "pong", "version": version})
+        await self.send_json({"type": "pong", "version": await table_version(self.table_id)})
 
 
 def _as_by(service: Any) -> Any:
@@ -229,7 +308,7 @@ class LobbyConsumer(GuardedConsumer):
         return {"sync": self.on_sync, "ping": self.on_ping}
 
     async def send_tables(self) -> None:
-        tables = await database_sync_to_async(lobby_tables)()
+        tables = await db(lobby_tables)()
         await self.send_json({"type": "tables", "tables": tables})
 
     async def on_sync(self, content: dict[str, Any]) -> None:
