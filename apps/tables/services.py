@@ -172,6 +172,19 @@ def _rules(table: Table) -> Rules[Any]:
     return get_rules(table.game)
 
 
+def _parse_move(rules: Rules[Any], move: str | Mapping[str, Any]) -> Move:
+    """The engine's reading of a move that came from outside. The engine promises InvalidMove for
+    anything malformed; should some input slip past that promise (a ValueError from deep inside), it is
+    still the player's malformed move, not a server error."""
+    try:
+        return rules.parse_move(move)
+    except EngineError:
+        raise
+    except (ValueError, TypeError, LookupError, RecursionError) as error:
+        log.warning("The engine raised %s instead of InvalidMove for the move %.200r", type(error).__name__, move)
+        raise InvalidMove(_("%(move).80r is not a move.") % {"move": move}) from None
+
+
 def _is_rated(seats: Sequence[Seat]) -> bool:
     """Rated only if every seat is a registered human: no bots, no guests (SPEC 5)."""
     return all(seat.user is not None and not seat.user.is_guest and not seat.bot_level for seat in seats)
@@ -552,7 +565,7 @@ def game_move(
         if expected_version is not None and expected_version != table.version:
             raise StaleVersion(expected_version, table.version)
         rules = _rules(table)
-        parsed = rules.parse_move(move)
+        parsed = _parse_move(rules, move)
         if parsed.kind in TABLE_ONLY_MOVES:
             raise InvalidMove(_("%(move)r is a move only the table makes.") % {"move": str(parsed)})
         if isinstance(parsed, Leave):
@@ -583,7 +596,7 @@ def game_draft(*, table_id: int, user: User, move: str | Mapping[str, Any] | Non
         if rules.to_move(state) != seat.index:
             raise NotAllowed(_("It is not your turn."))
         if move is not None:
-            rules.parse_move(move)  # malformed drafts are refused now, not at the deadline
+            _parse_move(rules, move)  # malformed drafts are refused now, not at the deadline
         game.draft = None if move is None else {"seat": seat.index, "turn": game.turn, "move": move}
         game.save(update_fields=["draft"])
 
