@@ -45,7 +45,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from itertools import combinations, permutations, product
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from apps.engine.errors import InvalidMove
 from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld, try_read_meld
@@ -555,7 +555,8 @@ def _subsets(mask: int, size: int) -> tuple[int, ...]:
     return tuple(sum(1 << bit for bit in chosen) for chosen in combinations(bits, size))
 
 
-Move = tuple[int, int, object]  # (state delta, value gain, plan)
+Move = tuple[int, int, object]  # (state delta, value gain, plan: a cell option's id, or a group split)
+Moves = tuple[Move, ...]
 Found = tuple[int, list[_Step], int]  # (value, steps, rack jokers kept in hand)
 
 
@@ -589,7 +590,7 @@ class _Walk:
         self.opening = problem.opening
         # A joker kept in hand can be added to the finished table at the end (`_add_jokers`): worth `held`.
         self.held = max(problem.weight[52], 0) if problem.rack_jokers and problem.hold_jokers else 0
-        self.cache: list[dict[int, list[Move]]] = [{} for _ in range(self.LAYERS)]
+        self.cache: list[dict[int, Moves]] = [{} for _ in range(self.LAYERS)]
         # What a cell's moves depend on besides the state (see `_cell_moves`).
         self.inputs: list[_CellInputs] = []
         for layer in range(self.LAYERS):
@@ -656,7 +657,7 @@ class _Walk:
             if rack[other // 13][other % 13 + 1]
         )
 
-    def cell_moves(self, layer: int, state: int) -> list[Move]:
+    def cell_moves(self, layer: int, state: int) -> Moves:
         """The moves of cell `layer` (number = layer // 5 + 1, colour = layer % 5 < 4) from `state`."""
         shift = layer % 5 * DESC_BITS
         key = (state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
@@ -667,29 +668,29 @@ class _Walk:
             self.cache[layer][key] = moves
         return moves
 
-    def group_moves(self, layer: int, state: int) -> list[Move]:
+    def group_moves(self, layer: int, state: int) -> Moves:
         """The moves of the group step `layer` from `state` (none if a joker duty of the number is unmet).
         A move's delta may carry HOST: the next number hosts a freed joker's group."""
         number = layer // 5 + 1
         if state & self.due_at[number] << PEND_SHIFT:
-            return []
+            return ()
         key = state >> ACC_SHIFT
         moves = self.cache[layer].get(key)
         if moves is None:
-            moves = []
+            listed: list[Move] = []
             splits = _group_moves(
                 state >> ACC_SHIFT & POOL_X_MASK, number in (1, 12, 13), self.weight[52], number if self.opening else 0
             )
             for delta, gain, info in splits:
-                moves.append((delta, gain, info))
+                listed.append((delta, gain, info))
                 after = state + delta
                 if (
                     number < 13
                     and after >> FL_SHIFT & 3 > after >> WAIT_SHIFT & 3
                     and self.rack_colours[number + 1] + (after >> JL_SHIFT & 3) >= 2
                 ):
-                    moves.append((delta + HOST, gain, info))  # the next number may host a freed joker's group
-            self.cache[layer][key] = moves
+                    listed.append((delta + HOST, gain, info))  # the next number may host a freed joker's group
+            moves = self.cache[layer][key] = tuple(listed)
         return moves
 
     def final(self, state: int) -> bool:
@@ -713,7 +714,9 @@ class _Walk:
         `budget` (None: no limit) prunes every state that has already left more than that much weight of
         numbered rack tiles unplaced: the best play survives when it leaves at most `budget` in all."""
         held = self.held
-        layers: list[dict[int, tuple[int, object]]] = []
+        # Back pointers, per layer: the predecessor and the move's plan, in two dicts of ints (mostly),
+        # which the garbage collector need not look at.
+        layers: list[tuple[dict[int, int], dict[int, object]]] = []
         current = self.starts()
         for layer in range(self.LAYERS):
             is_cell = layer % 5 < 4
@@ -723,7 +726,8 @@ class _Walk:
             shift = layer % 5 * DESC_BITS if is_cell else 0
             opening = self.opening
             following: dict[int, int] = {}
-            back: dict[int, tuple[int, object]] = {}
+            back: dict[int, int] = {}
+            plans: dict[int, object] = {}
             for state, value in current.items():
                 if is_cell:
                     moves = cache.get((state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS)
@@ -741,8 +745,9 @@ class _Walk:
                     best = following.get(after)
                     if best is None or total > best:
                         following[after] = total
-                        back[after] = (state, info)
-            layers.append(back)
+                        back[after] = state
+                        plans[after] = info
+            layers.append((back, plans))
             current = following
             if held:
                 _drop_spent_jokers(current, held)
@@ -759,7 +764,9 @@ class _Walk:
         steps: list[_Step] = []
         state = best_state
         for layer in range(self.LAYERS - 1, -1, -1):
-            state, info = layers[layer][state]
+            back, plans = layers[layer]
+            info = plans[state]
+            state = back[state]
             steps.append(_Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info))
         steps.reverse()
         return best_value, steps, (best_state >> JL_SHIFT & 3) if held else 0
@@ -786,7 +793,7 @@ class _Walk:
                 moves = self.group_moves(layer, state)
             dead = failed[layer + 1]
             for delta, _, info in moves:
-                if cell and info.placed != wanted[layer]:  # type: ignore[attr-defined]
+                if cell and _OPTIONS[cast(int, info)].placed != wanted[layer]:
                     continue
                 after = state + delta
                 if after in dead:
@@ -863,29 +870,21 @@ class _CellInputs(NamedTuple):
 
 _NO_CELL = _CellInputs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ())
 _UNPOOLED: dict[tuple[tuple[object, ...], int], _Listed] = {}
-_POOLED: dict[tuple[_CellInputs, int, int], list[Move]] = {}
 
 
-def _cell_moves(inputs: _CellInputs, small: int, pool: int) -> list[Move]:
+def _cell_moves(inputs: _CellInputs, small: int, pool: int) -> Moves:
     """The moves of a cell from states with run tuple and extra bits `small` and this group `pool`."""
-    key = (inputs, small, pool)
-    moves = _POOLED.get(key)
-    if moves is None:
-        unpooled = (inputs[:-1], small)
-        every = _UNPOOLED.get(unpooled)
-        if every is None:
-            every = _listed_moves(inputs, small)
-            if len(_UNPOOLED) > _CACHE_LIMIT:
-                _UNPOOLED.clear()
-            _UNPOOLED[unpooled] = every
-        moves = _pooled(every, pool, inputs.colour, inputs.rest, small >> DESC_BITS)
-        if len(_POOLED) > _CACHE_LIMIT:
-            _POOLED.clear()
-        _POOLED[key] = moves
-    return moves
+    unpooled = (inputs[:-1], small)
+    every = _UNPOOLED.get(unpooled)
+    if every is None:
+        every = _listed_moves(inputs, small)
+        if len(_UNPOOLED) > _CACHE_LIMIT:
+            _UNPOOLED.clear()
+        _UNPOOLED[unpooled] = every
+    return _pooled(every, pool, inputs.colour, inputs.rest, small >> DESC_BITS)
 
 
-_Listed = tuple[list[Move], list[int], frozenset[int], tuple[int, ...]]  # moves, pool shares, their set, key
+_Listed = tuple[Moves, tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # moves, pool shares, the distinct ones, key
 _LISTED: dict[tuple[int, ...], _Listed] = {}
 
 
@@ -921,8 +920,8 @@ def _listed_moves(inputs: _CellInputs, small: int) -> _Listed:
     listed = _LISTED.get(key)
     if listed is None:
         moves = _moves(options, desc_id, inputs.colour, kept_pending, pend & inputs.freed_mask, inputs.face_weight, inputs.joker_weight, inputs.points)
-        shares = [sum(option.pool) for _, _, option in moves]  # type: ignore[attr-defined]
-        listed = (moves, shares, frozenset(shares), key)
+        shares = tuple(sum(_OPTIONS[cast(int, option)].pool) for _, _, option in moves)
+        listed = (moves, shares, tuple(sorted(set(shares))), key)
         if len(_LISTED) > _CACHE_LIMIT:
             _LISTED.clear()
         _LISTED[key] = listed
@@ -938,13 +937,15 @@ def _moves(
     face_weight: int,
     joker_weight: int,
     points: int,
-) -> list[Move]:
+) -> Moves:
     """The transitions of one cell's `options` from states whose colour has run tuple `desc_id` and whose
-    pending joker duties here are `kept_pending` and `freed_pending`: (state delta, value gain, plan)."""
+    pending joker duties here are `kept_pending` and `freed_pending`: (state delta, value gain, option id).
+    Only ints, so the garbage collector can stop looking at the cached lists of moves."""
     shift = colour * DESC_BITS
     pool_shift = ACC_SHIFT + colour * ACC_BITS
     moves: list[Move] = []
     for option in options:
+        number = _option_id(option)
         table_pool, rack_pool, kept_pool = option.pool
         base = (
             ((_desc_id(option.desc) - desc_id) << shift)
@@ -960,24 +961,37 @@ def _moves(
         for kept_clear in _subsets(kept_pending, option.kept):
             for freed_clear in _subsets(freed_pending, replacements):
                 delta = base - ((kept_clear | freed_clear) << PEND_SHIFT)
-                moves.append((delta, gain, option))
-    return moves
+                moves.append((delta, gain, number))
+    return tuple(moves)
 
 
-_FILTERED: dict[tuple[tuple[int, ...], frozenset[int]], list[Move]] = {}
+# Cell options by id (the options are cached for good by `_raw_options`, so `id` is a stable key).
+_OPTIONS: list[CellOption] = []
+_OPTION_IDS: dict[int, int] = {}
 
 
-def _pooled(listed: _Listed, pool: int, colour: int, rest: tuple[int, ...], extra: int) -> list[Move]:
+def _option_id(option: CellOption) -> int:
+    number = _OPTION_IDS.get(id(option))
+    if number is None:
+        number = _OPTION_IDS[id(option)] = len(_OPTIONS)
+        _OPTIONS.append(option)
+    return number
+
+
+_FILTERED: dict[tuple[tuple[int, ...], tuple[int, ...]], Moves] = {}
+
+
+def _pooled(listed: _Listed, pool: int, colour: int, rest: tuple[int, ...], extra: int) -> Moves:
     """The moves whose share of the number's group pool can still become legal groups (see `_pool_possible`)."""
     moves, shares, distinct, key = listed
     counts = _pool_counts(pool, colour)
     jokers = (extra & 3) + (extra >> 2 & 3) + bin(extra >> 4 & 0b0101).count("1")
-    refused = frozenset(share for share in distinct if not _pool_possible((*counts, share), rest, jokers))
+    refused = tuple(share for share in distinct if not _pool_possible((*counts, share), rest, jokers))
     if not refused:
         return moves
     filtered = _FILTERED.get((key, refused))
     if filtered is None:
-        filtered = [move for move, share in zip(moves, shares, strict=True) if share not in refused]
+        filtered = tuple(move for move, share in zip(moves, shares, strict=True) if share not in refused)
         if len(_FILTERED) > _CACHE_LIMIT:
             _FILTERED.clear()
         _FILTERED[(key, refused)] = filtered
@@ -1006,7 +1020,7 @@ def _pool_possible(counts: tuple[int, ...], rest: tuple[int, ...], jokers: int) 
 
 
 @cache
-def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int) -> list[Move]:
+def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int) -> Moves:
     """The transitions of a group step from `state`: every way to add jokers to the pool that splits (a
     number that hosts a freed joker must take one). `bits`: the state's pool and extra bits."""
     state = bits << ACC_SHIFT
@@ -1025,7 +1039,7 @@ def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int) -> li
             if points:
                 delta += (points * jokers) << PTS_SHIFT
             moves.append((delta, jokers * joker_weight, split))
-    return moves
+    return tuple(moves)
 
 
 # --- building the table from the steps ------------------------------------------------------------------------
@@ -1049,8 +1063,8 @@ def _build(steps: list[_Step]) -> tuple[tuple[Faces, ...], Faces]:
                 groups.append(_group_faces(group, step.number))
                 placed.extend([JOKER] * sum(kind == W for _, kind in group))
             continue
-        option = step.info
-        assert isinstance(option, CellOption)
+        assert isinstance(step.info, int)
+        option = _OPTIONS[step.info]
         if not option.extend and not option.starts and not option.placed:
             continue
         face = _FACES[step.colour * 13 + step.number - 1]
