@@ -151,3 +151,17 @@ def new_match(game: str, seats: int, rng: random.Random, length: int = 1, starte
     match = Match(game, seats, length, first, (), (False,) * seats)
     _check(match)
     return match
+
+
+def start_match(game: str, seats: int, rng: random.Random, length: int = 1) -> tuple[Match, Any]:
+    """A match and its first deal, the first starter chosen the game's own way (SPEC 3: a random
+    player; SPEC 4: every seat draws a tile and the highest starts, which the deal records). Later
+    deals come from `Match.deal_next`, rotating the start clockwise from that seat."""
+    rules = get_rules(game)
+    state = rules.new_game(seats, rng, None)
+    first = rules.to_move(state)
+    if first is None:
+        raise IllegalMove("A freshly dealt game has a player to move")
+    match = Match(game, seats, length, first, (), (False,) * seats)
+    _check(match)
+    return match, state

@@ -11,6 +11,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
@@ -19,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from apps.engine.errors import EngineError
 from apps.tables import services
+from apps.tables.access import may_watch
 from apps.tables.broadcast import LOBBY_GROUP, table_group
 from apps.tables.models import Table
 from apps.tables.snapshot import frame_for, lobby_tables, table_payload
@@ -180,13 +182,20 @@ class TableConsumer(GuardedConsumer):
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         self.version = -1
-        if not await db(Table.objects.filter(pk=self.table_id).exists)():
-            await self.close(code=4404)
+        if not await db(self.may_watch)():
+            await self.close(code=4404)  # as for a table that does not exist: a private id stays secret
             return
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_snapshot()
+
+    def may_watch(self) -> bool:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return False
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        return may_watch(table, self.user, (query.get("invite") or [""])[0])
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):

@@ -32,7 +32,7 @@ from apps.engine.bots import bot_levels
 from apps.engine.errors import EngineError, IllegalMove, InvalidMove
 from apps.engine.game import Back, Leave, Move, Rules, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
-from apps.engine.match import new_match
+from apps.engine.match import start_match
 from apps.tables import broadcast
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.options import MATCH_LENGTHS, PACES
@@ -406,7 +406,8 @@ def table_start(*, table_id: int, by: User) -> Match:
 
 def _start_match(table: Table, seats: Sequence[Seat]) -> Match:
     rng = random.SystemRandom()
-    engine_match = new_match(table.game, table.seat_count, rng, table.match_length)
+    # The first deal chooses its starter the game's own way (the rearrange game's draw for the start).
+    engine_match, first_deal = start_match(table.game, table.seat_count, rng, table.match_length)
     number = (Match.objects.filter(table=table).count() or 0) + 1
     rated = _is_rated(seats)
     match = Match.objects.create(
@@ -430,7 +431,7 @@ def _start_match(table: Table, seats: Sequence[Seat]) -> Match:
     table.match = match
     table.rated = rated
     table.status = Table.Status.PLAYING
-    _deal_next_game(table, seats, match, engine_match, rng)
+    _deal_next_game(table, seats, match, engine_match, rng, dealt=first_deal)
     return match
 
 
@@ -441,9 +442,11 @@ def _deal_next_game(
     engine_match: EngineMatch,
     rng: random.Random,
     now: datetime | None = None,
+    *,
+    dealt: Any = None,
 ) -> Game:
     rules = _rules(table)
-    state = engine_match.deal_next(rng)
+    state = dealt if dealt is not None else engine_match.deal_next(rng)
     now = now or timezone.now()
     game = Game.objects.create(
         match=match,

@@ -21,6 +21,7 @@ from apps.catalog.data import CATALOG
 from apps.engine.bots import bot_levels
 from apps.engine.game import is_available
 from apps.tables import services
+from apps.tables.access import may_watch
 from apps.tables.forms import OpenTableForm
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, Table
 from apps.tables.options import PACES, pace_label
@@ -133,9 +134,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     invite = request.GET.get("invite", "")
     user_id = request.user.pk if request.user.is_authenticated else None
     seated = user_id is not None and table.seats.filter(user_id=user_id).exists()
-    if table.private and invite != table.invite_token and not seated:
-        if not (request.user.is_authenticated and request.user.is_staff):
-            raise Http404(_("There is no such table."))
+    if not may_watch(table, request.user, invite):
+        raise Http404(_("There is no such table."))
     frame = frame_for(table_payload(table.pk), user_id)
     invite_path = reverse("tables:table", args=[table.pk]) + (f"?invite={table.invite_token}" if table.private else "")
     context = {
@@ -144,7 +144,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "strings": table_strings(),
         "invite": invite if table.private else "",
         "invite_url": request.build_absolute_uri(invite_path) if seated else "",
-        "ws_path": f"/ws/tables/{table.pk}/",
+        "ws_path": f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if table.private and invite else ""),
     }
     return render(request, "tables/table.html", context)
 

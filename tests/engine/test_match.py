@@ -10,6 +10,7 @@ import pytest
 from apps.engine.errors import IllegalMove, InvalidMove
 from apps.engine.house import RULES
 from apps.engine.house.playout import random_game
+from apps.engine.game import get_rules
 from apps.engine.match import Match, new_match
 
 
@@ -85,3 +86,23 @@ def test_it_refuses_a_match_of_other_lengths_or_an_unfinished_game() -> None:
     match = new_match("tile-rummy", 2, rng)
     with pytest.raises(IllegalMove, match="not over"):
         match.finish_game(match.deal_next(rng))
+
+
+def test_the_first_deal_of_a_rearrange_match_starts_with_the_draw_for_the_start():
+    """SPEC 4: every seat draws a tile and the highest starts; the match rotates from that seat."""
+    from apps.engine.match import start_match
+
+    rules = get_rules("tile-rummy-rearrange")
+    for seed in range(20):
+        match, state = start_match("tile-rummy-rearrange", 3, random.Random(seed), length=3)
+        view = rules.view_for(state, None)
+        assert view["ceremony"], "the draw for the start is part of the first deal"
+        assert match.first_starter == rules.to_move(state)
+        assert match.next_starter() == match.first_starter
+
+
+def test_the_first_deal_of_a_house_match_starts_with_a_random_player():
+    from apps.engine.match import start_match
+
+    starters = {start_match("tile-rummy", 4, random.Random(seed))[0].first_starter for seed in range(40)}
+    assert starters == {0, 1, 2, 3}

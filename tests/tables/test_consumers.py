@@ -318,3 +318,20 @@ async def test_a_guest_and_a_bot_play_a_rearrange_game_to_the_end():
     assert final["view"]["over"] and sum(final["view"]["result"]["scores"]) == 0
     assert all("rack" not in keys_in(frame) for frame in spectator_frames if frame["type"] == "state")
     assert await db(MoveLog.objects.filter(actor="bot").exists)()
+
+
+async def test_a_private_table_is_watched_only_with_its_invite_or_a_seat():
+    alice = await db(make_user)("alice")
+    table = await db(services.table_open)(host=alice, game=HOUSE, seat_count=2, private=True)
+    stranger = await db(make_user)("stranger")
+    for user, query in ((None, ""), (stranger, ""), (stranger, "?invite=wrong")):
+        headers = [HOST, ORIGIN] + ([(b"cookie", await db(session_cookie)(user))] if user else [])
+        communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/{query}", headers=headers)
+        connected, _ = await communicator.connect(timeout=5)
+        assert not connected, (user, query)
+    host = await connect(f"/ws/tables/{table.pk}/", alice)
+    assert (await receive(host))["type"] == "state"
+    invited = await connect(f"/ws/tables/{table.pk}/?invite={table.invite_token}", stranger)
+    assert (await receive(invited))["seat"] is None
+    await host.disconnect()
+    await invited.disconnect()

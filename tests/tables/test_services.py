@@ -425,3 +425,13 @@ def test_errors_of_the_engine_reach_the_caller_with_a_readable_message(alice, bo
     seat = seat_to_move(table)
     with pytest.raises(InvalidMove, match="not a move"):
         services.game_move(table_id=table.pk, user=seat.user, move="fly away")
+
+
+def test_a_rearrange_match_starts_with_the_draw_for_the_start(alice, bob):
+    table = services.table_open(host=alice, game="tile-rummy-rearrange", seat_count=2)
+    services.table_join(table_id=table.pk, user=bob)
+    match = services.table_start(table_id=table.pk, by=alice)
+    rules = get_rules("tile-rummy-rearrange")
+    state = rules.from_dict(Game.objects.get().state)
+    assert rules.view_for(state, None)["ceremony"]
+    assert match.state["first_starter"] == rules.to_move(state)
