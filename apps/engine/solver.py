@@ -1305,7 +1305,7 @@ def _solve(problem: _Problem) -> _Play | None:
         if everything is not None and everything.score >= reachable:
             return everything
         skip = 1  # no play leaves nothing
-    if not problem.rack_jokers and not any(problem.freeable(joker) for joker in problem.table_jokers):
+    if not any(problem.freeable(joker) for joker in problem.table_jokers):
         return _finish(problem, _best(problem, skip, walk))
     simple = replace(problem, rack_jokers=0, allow_freed=False)
     first = _finish(simple, _best(simple))
