@@ -146,6 +146,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         median_ratio = statistics.median(o[column] / max(m[column], 1e-6) for _, m, o in rows)
         print(f"       {label} median ratio (theirs / ours): {ratio_of_medians:.1f} (ratio of medians), "
               f"{median_ratio:.1f} (median of per-position ratios)")
+    for label, chosen in (
+        ("no joker", [m for p, m, _ in rows if not p.table_jokers and not p.rack_jokers]),
+        ("rack joker only", [m for p, m, _ in rows if p.rack_jokers and not p.table_jokers]),
+        ("table joker", [m for p, m, _ in rows if p.table_jokers]),
+    ):
+        print(f"ours   cpu  ms, {label} ({len(chosen)}): {percentiles([m[2] for m in chosen])}")
     slowest = sorted(rows, key=lambda row: -row[1][2])[:8]
     print("our slowest (cpu ms): " + ", ".join(
         f"seed {p.seed} {m[2]:.0f} (table jokers {p.table_jokers}, rack jokers {p.rack_jokers})" for p, m, _ in slowest
