@@ -26,16 +26,28 @@ and exact: it explores every way of building the table, up to interchangeable ch
   face. At the group step the pool (plus jokers) must split into legal groups.
 - A colour's open runs are a sorted tuple of run codes: a plain run's length capped at 3 (3 = already a
   legal run, may end any time), or a "designated" run, one that will hold a freed joker, with how many
-  rack tiles it has so far (capped at 2) and whether the joker is in it.
+  rack tiles it has so far (capped at 2) and whether the joker is in it. A run is designated at its first
+  rack tile or freed joker (without loss of generality: a longer lead of table tiles would be a run of
+  its own); a freed joker's group instead makes its number "host" it, and only there does the group pool
+  tell rack tiles from table tiles.
 - A table joker is either kept (then it is a table tile of a face it stood for, placed at that number)
-  or freed (then it is a joker that must be placed, in a designated run or in a group with two rack
+  or freed (then it is a joker that must be placed, in a designated run or a hosted group with two rack
   tiles, and a rack tile it stood for must be placed at its number). Both choices start the search.
 - The state is one int (bit fields: each colour's run tuple id, the group pool, jokers left, pending joker
-  duties, opening points); a layer is a dict state -> best value with back pointers. Options per cell are
-  generated once per (run tuple, tiles, jokers) and cached for the process.
-- Dominance: a legal open run is never ended in the same cell where a plain run of that colour starts
-  (extending it reaches every future the restart reaches), and runs that cannot reach length 3 with the
-  tiles that exist are never created.
+  duties, opening points); a layer is a dict state -> best value, with back pointers. Moves per cell are
+  generated once per (run tuple, tiles, jokers) and cached for the process, as tuples of ints (the
+  garbage collector has nothing to look at in them).
+- Pruning that keeps the best play: a legal open run is never ended in the same cell where a plain run of
+  that colour starts (extending it reaches every future the restart reaches); runs that cannot reach
+  length 3 are never made; a state whose runs are dominated by another's, identical otherwise and worth
+  as much, is dropped; a rack joker is kept in hand (and added to the finished table) unless placing it
+  earlier pays; rack tiles that no set could hold are left out; a joker never takes a spot a rack tile of
+  that face could take.
+- The order of work (`_solve`): a depth-first walk for a play that places everything (quick on a big
+  table, where the full search is slowest); then searches with growing budgets of weight left unplaced
+  (a search whose best play leaves no more than its budget has found the best play). When a table joker
+  may be freed, a search without that (and without rack jokers) gives a first play whose score caps the
+  budgets of the full search.
 """
 
 from __future__ import annotations
