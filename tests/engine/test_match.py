@@ -8,9 +8,9 @@ import random
 import pytest
 
 from apps.engine.errors import IllegalMove, InvalidMove
+from apps.engine.game import get_rules
 from apps.engine.house import RULES
 from apps.engine.house.playout import random_game
-from apps.engine.game import get_rules
 from apps.engine.match import Match, new_match
 
 
