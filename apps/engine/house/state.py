@@ -13,10 +13,22 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from apps.engine.common import (
+    absent_of,
+    deal_racks,
+    dealt_racks,
+    flags,
+    holds_every_tile,
+    playing_seats,
+    reading,
+    seat_or_none,
+    tile_ids,
+)
 from apps.engine.errors import InvalidMove
 from apps.engine.game import JSON
-from apps.engine.tiles import JOKER_IDS, TILE_COUNT, Tile, TileId, full_set, tile_of, twin_of
+from apps.engine.tiles import JOKER_IDS, Tile, TileId, tile_of, twin_of
 
+GAME = "Tile Rummy"
 HAND = 14
 STARTER_HAND = 15
 
@@ -47,7 +59,7 @@ class TableMeld:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TableMeld:
-        return cls(_ids(data["tiles"]), tuple(int(seat) for seat in data["placed_by"]), int(data["owner"]))
+        return cls(tile_ids(data["tiles"]), tuple(int(seat) for seat in data["placed_by"]), int(data["owner"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,29 +110,20 @@ class HouseState:
         return tiles
 
 
+def _rack_sizes(seats: int, starter: int, absent: Collection[int]) -> list[int]:
+    return [0 if seat in absent else STARTER_HAND if seat == starter else HAND for seat in range(seats)]
+
+
 def deal(seats: int, rng: random.Random, starter: int | None, absent: Collection[int] = ()) -> HouseState:
     """Shuffle with `rng` and deal: 14 tiles to each seat in play, 15 to the starter, one indicator."""
-    if not 2 <= seats <= 4:
-        raise InvalidMove(f"Tile Rummy is played by 2, 3 or 4 players, not {seats}")
     absent_seats = frozenset(absent)
-    if any(not 0 <= seat < seats for seat in absent_seats):
-        raise InvalidMove(f"Absent seats {sorted(absent_seats)} are not all seats of a {seats}-seat table")
-    playing = [seat for seat in range(seats) if seat not in absent_seats]
-    if len(playing) < 2:
-        raise InvalidMove("A game needs at least two players")
+    playing = playing_seats(GAME, seats, absent_seats)
     if starter is None:
         starter = playing[rng.randrange(len(playing))]
     elif starter not in playing:
         raise InvalidMove(f"Seat {starter} cannot start: it is not in the game")
-    tiles = full_set()
-    rng.shuffle(tiles)
-    racks: list[tuple[TileId, ...]] = []
-    at = 0
-    for seat in range(seats):
-        size = 0 if seat in absent_seats else STARTER_HAND if seat == starter else HAND
-        racks.append(tuple(sorted(tiles[at : at + size])))
-        at += size
-    return from_deal_parts(seats, starter, tiles[at], racks, tiles[at + 1 :], absent_seats)
+    racks, rest = deal_racks(rng, _rack_sizes(seats, starter, absent_seats))
+    return from_deal_parts(seats, starter, rest[0], racks, rest[1:], absent_seats)
 
 
 def from_deal_parts(
@@ -136,15 +139,8 @@ def from_deal_parts(
         raise InvalidMove(f"A deal has 2-4 racks, one per seat: got {len(racks)} for {seats} seats")
     if not 0 <= starter < seats or starter in absent:
         raise InvalidMove(f"Seat {starter} cannot start this deal")
-    rack_tuples = tuple(tuple(sorted(rack)) for rack in racks)
-    for seat, rack in enumerate(rack_tuples):
-        expected = 0 if seat in absent else STARTER_HAND if seat == starter else HAND
-        if len(rack) != expected:
-            raise InvalidMove(f"Seat {seat} must be dealt {expected} tiles, not {len(rack)}")
-    every = [indicator, *pile]
-    for rack in rack_tuples:
-        every.extend(rack)
-    if sorted(every) != list(range(TILE_COUNT)):
+    rack_tuples = dealt_racks(racks, _rack_sizes(seats, starter, absent))
+    if not holds_every_tile([indicator, *pile, *(tile for rack in rack_tuples for tile in rack)]):
         raise InvalidMove("A deal must hold each of the 106 tiles exactly once")
     twin = twin_of(indicator)
     twin_seat = next((seat for seat, rack in enumerate(rack_tuples) if twin in rack), None)
@@ -172,33 +168,20 @@ def deal_to_dict(state: HouseState) -> JSON:
         "indicator": state.indicator,
         "racks": [list(rack) for rack in state.racks],
         "pile": list(state.pile),
-        "absent": [seat for seat in range(state.seats) if state.left[seat]],
+        "absent": absent_of(state.left),
     }
 
 
 def deal_from_dict(data: Mapping[str, Any]) -> HouseState:
-    try:
+    with reading(f"a deal of {GAME}"):
         return from_deal_parts(
             int(data["seats"]),
             int(data["starter"]),
             int(data["indicator"]),
-            [_ids(rack) for rack in data["racks"]],
-            _ids(data["pile"]),
+            [tile_ids(rack) for rack in data["racks"]],
+            tile_ids(data["pile"]),
             frozenset(int(seat) for seat in data.get("absent", [])),
         )
-    except (KeyError, TypeError, ValueError) as error:
-        raise InvalidMove(f"Not a deal of Tile Rummy: {error}") from None
-
-
-def _ids(values: Any) -> tuple[TileId, ...]:
-    ids = tuple(int(value) for value in values)
-    if any(not 0 <= tile < TILE_COUNT for tile in ids):
-        raise InvalidMove(f"Tile ids go from 0 to 105: {list(ids)}")
-    return ids
-
-
-def _seat_or_none(value: Any) -> int | None:
-    return None if value is None else int(value)
 
 
 def state_to_dict(state: HouseState) -> JSON:
@@ -228,35 +211,33 @@ def state_to_dict(state: HouseState) -> JSON:
 
 
 def state_from_dict(data: Mapping[str, Any]) -> HouseState:
-    try:
-        joker_by = [_seat_or_none(seat) for seat in data["joker_by"]]
+    with reading(f"a {GAME} state"):
+        joker_by = [seat_or_none(seat) for seat in data["joker_by"]]
         if len(joker_by) != len(JOKER_IDS):
             raise ValueError("joker_by has one entry per joker")
         state = HouseState(
             seats=int(data["seats"]),
             starter=int(data["starter"]),
             indicator=int(data["indicator"]),
-            twin_seat=_seat_or_none(data["twin_seat"]),
-            racks=tuple(_ids(rack) for rack in data["racks"]),
-            pile=_ids(data["pile"]),
-            discards=_ids(data["discards"]),
+            twin_seat=seat_or_none(data["twin_seat"]),
+            racks=tuple(tile_ids(rack) for rack in data["racks"]),
+            pile=tile_ids(data["pile"]),
+            discards=tile_ids(data["discards"]),
             discard_open=bool(data["discard_open"]),
             melds=tuple(TableMeld.from_dict(meld) for meld in data["melds"]),
-            opened_on=tuple(_seat_or_none(turn) for turn in data["opened_on"]),
+            opened_on=tuple(seat_or_none(turn) for turn in data["opened_on"]),
             turn=int(data["turn"]),
             turn_no=int(data["turn_no"]),
             phase=Phase(data["phase"]),
-            drawn=_seat_or_none(data["drawn"]),
-            left=tuple(bool(flag) for flag in data["left"]),
-            away=tuple(bool(flag) for flag in data["away"]),
+            drawn=seat_or_none(data["drawn"]),
+            left=flags(data["left"]),
+            away=flags(data["away"]),
             joker_by=(joker_by[0], joker_by[1]),
-            gone=_ids(data["gone"]),
-            out=_seat_or_none(data["out"]),
+            gone=tile_ids(data["gone"]),
+            out=seat_or_none(data["out"]),
             out_by_joker=bool(data["out_by_joker"]),
             end=None if data["end"] is None else str(data["end"]),
         )
-    except (KeyError, TypeError, ValueError) as error:
-        raise InvalidMove(f"Not a Tile Rummy state: {error}") from None
-    if sorted(state.all_tiles()) != list(range(TILE_COUNT)):
-        raise InvalidMove("Not a Tile Rummy state: it must hold each of the 106 tiles exactly once")
+    if not holds_every_tile(state.all_tiles()):
+        raise InvalidMove(f"Not a {GAME} state: it must hold each of the 106 tiles exactly once")
     return state

@@ -17,10 +17,23 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from apps.engine.common import (
+    absent_of,
+    deal_racks,
+    dealt_racks,
+    flags,
+    holds_every_tile,
+    playing_seats,
+    reading,
+    seat_or_none,
+    tile_id,
+    tile_ids,
+)
 from apps.engine.errors import InvalidMove
 from apps.engine.game import JSON
-from apps.engine.tiles import TILE_COUNT, TileId, full_set, tile_of
+from apps.engine.tiles import TileId, full_set, tile_of
 
+GAME = "Tile Rummy: Rearrange"
 HAND = 14
 
 Draws = tuple[tuple[int, TileId], ...]
@@ -129,36 +142,22 @@ def ceremony_starter(rounds: Sequence[Draws], playing: Sequence[int]) -> int:
 # --- the deal ------------------------------------------------------------------------------------------------
 
 
-def _playing(seats: int, absent: Collection[int]) -> list[int]:
-    if not 2 <= seats <= 4:
-        raise InvalidMove(f"Tile Rummy: Rearrange is played by 2, 3 or 4 players, not {seats}")
-    if any(not 0 <= seat < seats for seat in absent):
-        raise InvalidMove(f"Absent seats {sorted(absent)} are not all seats of a {seats}-seat table")
-    playing = [seat for seat in range(seats) if seat not in absent]
-    if len(playing) < 2:
-        raise InvalidMove("A game needs at least two players")
-    return playing
+def _rack_sizes(seats: int, playing: Collection[int]) -> list[int]:
+    return [HAND if seat in playing else 0 for seat in range(seats)]
 
 
 def deal(seats: int, rng: random.Random, starter: int | None, absent: Collection[int] = ()) -> RearrangeState:
     """The start ceremony (unless `starter` is given: a later game of a match), then a fresh shuffle and
     14 tiles to each seat in play; the rest is the pool."""
     absent_seats = frozenset(absent)
-    playing = _playing(seats, absent_seats)
+    playing = playing_seats(GAME, seats, absent_seats)
     ceremony: tuple[Draws, ...] = ()
     if starter is None:
         ceremony, starter = start_ceremony(playing, rng)
     elif starter not in playing:
         raise InvalidMove(f"Seat {starter} cannot start: it is not in the game")
-    tiles = full_set()
-    rng.shuffle(tiles)
-    racks: list[tuple[TileId, ...]] = []
-    at = 0
-    for seat in range(seats):
-        size = 0 if seat in absent_seats else HAND
-        racks.append(tuple(sorted(tiles[at : at + size])))
-        at += size
-    return from_deal_parts(seats, starter, ceremony, racks, tiles[at:], absent_seats)
+    racks, pool = deal_racks(rng, _rack_sizes(seats, playing))
+    return from_deal_parts(seats, starter, ceremony, racks, pool, absent_seats)
 
 
 def from_deal_parts(
@@ -170,22 +169,15 @@ def from_deal_parts(
     absent: Collection[int] = (),
 ) -> RearrangeState:
     """The freshly dealt state, checked: the ceremony's starter, every tile once, the right rack sizes."""
-    playing = _playing(seats, absent)
+    playing = playing_seats(GAME, seats, absent)
     if len(racks) != seats:
         raise InvalidMove(f"A deal has one rack per seat: got {len(racks)} for {seats} seats")
     if starter not in playing:
         raise InvalidMove(f"Seat {starter} cannot start this deal")
     if ceremony and ceremony_starter(ceremony, playing) != starter:
         raise InvalidMove(f"The start ceremony makes seat {ceremony_starter(ceremony, playing)} the starter, not {starter}")
-    rack_tuples = tuple(tuple(sorted(rack)) for rack in racks)
-    for seat, rack in enumerate(rack_tuples):
-        expected = HAND if seat in playing else 0
-        if len(rack) != expected:
-            raise InvalidMove(f"Seat {seat} must be dealt {expected} tiles, not {len(rack)}")
-    every = list(pool)
-    for rack in rack_tuples:
-        every.extend(rack)
-    if sorted(every) != list(range(TILE_COUNT)):
+    rack_tuples = dealt_racks(racks, _rack_sizes(seats, playing))
+    if not holds_every_tile([*pool, *(tile for rack in rack_tuples for tile in rack)]):
         raise InvalidMove("A deal must hold each of the 106 tiles exactly once")
     return RearrangeState(
         seats=seats,
@@ -206,7 +198,7 @@ def _ceremony_json(ceremony: Sequence[Draws]) -> list[list[list[int]]]:
 
 
 def _ceremony_from(value: Any) -> tuple[Draws, ...]:
-    return tuple(tuple((int(seat), _id(tile)) for seat, tile in draws) for draws in value)
+    return tuple(tuple((int(seat), tile_id(tile)) for seat, tile in draws) for draws in value)
 
 
 def deal_to_dict(state: RearrangeState) -> JSON:
@@ -218,37 +210,20 @@ def deal_to_dict(state: RearrangeState) -> JSON:
         "ceremony": _ceremony_json(state.ceremony),
         "racks": [list(rack) for rack in state.racks],
         "pool": list(state.pool),
-        "absent": [seat for seat in range(state.seats) if state.left[seat]],
+        "absent": absent_of(state.left),
     }
 
 
 def deal_from_dict(data: Mapping[str, Any]) -> RearrangeState:
-    try:
+    with reading(f"a deal of {GAME}"):
         return from_deal_parts(
             int(data["seats"]),
             int(data["starter"]),
             _ceremony_from(data.get("ceremony", [])),
-            [_ids(rack) for rack in data["racks"]],
-            _ids(data["pool"]),
+            [tile_ids(rack) for rack in data["racks"]],
+            tile_ids(data["pool"]),
             frozenset(int(seat) for seat in data.get("absent", [])),
         )
-    except (KeyError, TypeError, ValueError) as error:
-        raise InvalidMove(f"Not a deal of Tile Rummy: Rearrange: {error}") from None
-
-
-def _id(value: Any) -> TileId:
-    tile = int(value)
-    if not 0 <= tile < TILE_COUNT:
-        raise InvalidMove(f"Tile ids go from 0 to 105, not {tile}")
-    return tile
-
-
-def _ids(values: Any) -> tuple[TileId, ...]:
-    return tuple(_id(value) for value in values)
-
-
-def _seat_or_none(value: Any) -> int | None:
-    return None if value is None else int(value)
 
 
 def state_to_dict(state: RearrangeState) -> JSON:
@@ -272,26 +247,24 @@ def state_to_dict(state: RearrangeState) -> JSON:
 
 
 def state_from_dict(data: Mapping[str, Any]) -> RearrangeState:
-    try:
+    with reading(f"a {GAME} state"):
         state = RearrangeState(
             seats=int(data["seats"]),
             starter=int(data["starter"]),
             ceremony=_ceremony_from(data["ceremony"]),
-            racks=tuple(_ids(rack) for rack in data["racks"]),
-            pool=_ids(data["pool"]),
-            table=tuple(_ids(meld) for meld in data["table"]),
-            opened=tuple(bool(flag) for flag in data["opened"]),
+            racks=tuple(tile_ids(rack) for rack in data["racks"]),
+            pool=tile_ids(data["pool"]),
+            table=tuple(tile_ids(meld) for meld in data["table"]),
+            opened=flags(data["opened"]),
             turn=int(data["turn"]),
             turn_no=int(data["turn_no"]),
-            passed=tuple(bool(flag) for flag in data["passed"]),
-            left=tuple(bool(flag) for flag in data["left"]),
-            away=tuple(bool(flag) for flag in data["away"]),
-            gone=_ids(data["gone"]),
-            out=_seat_or_none(data["out"]),
+            passed=flags(data["passed"]),
+            left=flags(data["left"]),
+            away=flags(data["away"]),
+            gone=tile_ids(data["gone"]),
+            out=seat_or_none(data["out"]),
             end=None if data["end"] is None else str(data["end"]),
         )
-    except (KeyError, TypeError, ValueError) as error:
-        raise InvalidMove(f"Not a Tile Rummy: Rearrange state: {error}") from None
-    if sorted(state.all_tiles()) != list(range(TILE_COUNT)):
-        raise InvalidMove("Not a Tile Rummy: Rearrange state: it must hold each of the 106 tiles exactly once")
+    if not holds_every_tile(state.all_tiles()):
+        raise InvalidMove(f"Not a {GAME} state: it must hold each of the 106 tiles exactly once")
     return state

@@ -1,0 +1,97 @@
+"""What every game module needs the same way and no rule of one game decides: dealing racks, reading a
+stored state or deal back from JSON, and the seat bookkeeping around a move.
+
+Each game's `state.py`, `play.py` and `view.py` build on these, so that, say, "which seats are dealt in"
+or "is this seat allowed to move at all" is written once for the whole catalog.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from apps.engine.errors import InvalidMove
+from apps.engine.tiles import TILE_COUNT, TileId, full_set
+
+# ---------------------------------------------------------------------------------------------------
+# The deal
+
+
+def playing_seats(game: str, seats: int, absent: Collection[int]) -> list[int]:
+    """The seats dealt in: all but the `absent` ones (seats that left the match earlier), checked."""
+    if not 2 <= seats <= 4:
+        raise InvalidMove(f"{game} is played by 2, 3 or 4 players, not {seats}")
+    if any(not 0 <= seat < seats for seat in absent):
+        raise InvalidMove(f"Absent seats {sorted(absent)} are not all seats of a {seats}-seat table")
+    playing = [seat for seat in range(seats) if seat not in absent]
+    if len(playing) < 2:
+        raise InvalidMove("A game needs at least two players")
+    return playing
+
+
+def deal_racks(rng: random.Random, sizes: Sequence[int]) -> tuple[list[tuple[TileId, ...]], list[TileId]]:
+    """Shuffle the 106 tiles with `rng` and deal one rack (sorted) of each size, seat by seat: the racks
+    and the tiles left over, in their shuffled order."""
+    tiles = full_set()
+    rng.shuffle(tiles)
+    racks: list[tuple[TileId, ...]] = []
+    at = 0
+    for size in sizes:
+        racks.append(tuple(sorted(tiles[at : at + size])))
+        at += size
+    return racks, tiles[at:]
+
+
+def dealt_racks(racks: Sequence[Sequence[TileId]], sizes: Sequence[int]) -> tuple[tuple[TileId, ...], ...]:
+    """A deal's racks, sorted, checked against the sizes each seat must be dealt."""
+    rack_tuples = tuple(tuple(sorted(rack)) for rack in racks)
+    for seat, (rack, expected) in enumerate(zip(rack_tuples, sizes, strict=True)):
+        if len(rack) != expected:
+            raise InvalidMove(f"Seat {seat} must be dealt {expected} tiles, not {len(rack)}")
+    return rack_tuples
+
+
+def holds_every_tile(tiles: Iterable[TileId]) -> bool:
+    """Tile conservation: these are the 106 physical tiles, each exactly once."""
+    return sorted(tiles) == list(range(TILE_COUNT))
+
+
+def absent_of(left: Sequence[bool]) -> list[int]:
+    """The seats a deal left out, for its JSON form."""
+    return [seat for seat, gone in enumerate(left) if gone]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Reading JSON back
+
+
+@contextmanager
+def reading(what: str) -> Iterator[None]:
+    """A missing key or a value of the wrong type met while reading stored JSON becomes
+    InvalidMove("Not {what}: ...")."""
+    try:
+        yield
+    except (KeyError, TypeError, ValueError) as error:
+        raise InvalidMove(f"Not {what}: {error}") from None
+
+
+def tile_id(value: Any) -> TileId:
+    tile = int(value)
+    if not 0 <= tile < TILE_COUNT:
+        raise InvalidMove(f"Tile ids go from 0 to 105, not {tile}")
+    return tile
+
+
+def tile_ids(values: Any) -> tuple[TileId, ...]:
+    return tuple(tile_id(value) for value in values)
+
+
+def seat_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def flags(values: Any) -> tuple[bool, ...]:
+    """One flag per seat (left, away, opened...)."""
+    return tuple(bool(flag) for flag in values)
