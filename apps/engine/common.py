@@ -1,19 +1,22 @@
 """What every game module needs the same way and no rule of one game decides: dealing racks, reading a
-stored state or deal back from JSON, and the seat bookkeeping around a move.
+stored state or deal back from JSON, asking a game's meld reader its three questions, and the seat
+bookkeeping around a move.
 
-Each game's `state.py`, `play.py` and `view.py` build on these, so that, say, "which seats are dealt in"
-or "is this seat allowed to move at all" is written once for the whole catalog.
+Each game's `state.py`, `melds.py`, `play.py` and `view.py` build on these, so that, say, "which seats are
+dealt in" or "is this seat allowed to move at all" is written once for the whole catalog.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from apps.engine.errors import InvalidMove
-from apps.engine.tiles import TILE_COUNT, TileId, full_set
+from apps.engine.errors import IllegalMove, InvalidMove
+from apps.engine.tiles import TILE_COUNT, Tile, TileId, format_tiles, full_set
+
+MeldT = TypeVar("MeldT")
 
 # ---------------------------------------------------------------------------------------------------
 # The deal
@@ -95,3 +98,38 @@ def seat_or_none(value: Any) -> int | None:
 def flags(values: Any) -> tuple[bool, ...]:
     """One flag per seat (left, away, opened...)."""
     return tuple(bool(flag) for flag in values)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Melds
+
+
+class MeldReader(Generic[MeldT]):
+    """The three questions every caller asks of a game's meld rules, answered from one reading.
+
+    `read(faces)` is the game's own reading (cached there): the meld the faces make in this order, or the
+    rule they break as a phrase without the tiles. `noun` is what the game calls a meld in messages.
+    """
+
+    def __init__(self, read: Callable[[tuple[Tile, ...]], MeldT | str], noun: str) -> None:
+        self._read = read
+        self._noun = noun
+
+    def problem(self, tiles: Iterable[Tile]) -> str | None:
+        """The rule these tiles break (a phrase without the tiles), or None when they are legal."""
+        found = self._read(tuple(tiles))
+        return found if isinstance(found, str) else None
+
+    def meld(self, tiles: Iterable[Tile]) -> MeldT | None:
+        """The meld these tiles make, or None."""
+        found = self._read(tuple(tiles))
+        return None if isinstance(found, str) else found
+
+    def read(self, tiles: Iterable[Tile], context: str | None = None) -> MeldT:
+        """The meld these tiles make, or IllegalMove quoting them (or `context`, e.g. the move) and naming
+        the rule."""
+        faces = tuple(tiles)
+        found = self._read(faces)
+        if isinstance(found, str):
+            raise IllegalMove(f"{context or f'{format_tiles(faces)!r} is not a {self._noun}'}: {found}")
+        return found

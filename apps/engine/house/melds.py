@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from apps.engine.errors import IllegalMove
+from apps.engine.common import MeldReader
 from apps.engine.tiles import COLOURS, Colour, Tile, format_tiles
 
 OPENING_MINIMUM = 45
@@ -152,24 +152,14 @@ def _read(tiles: tuple[Tile, ...]) -> Meld | str:
     return "a run is one colour and a set is one number"
 
 
-def meld_problem(tiles: Iterable[Tile]) -> str | None:
-    """The rule these tiles break as a meld (a sentence without the tiles), or None when legal."""
-    found = _read(tuple(tiles))
-    return found if isinstance(found, str) else None
+_MELDS = MeldReader(_read, "meld")
 
-
-def try_read_meld(tiles: Iterable[Tile]) -> Meld | None:
-    found = _read(tuple(tiles))
-    return found if isinstance(found, Meld) else None
-
-
-def read_meld(tiles: Iterable[Tile], context: str | None = None) -> Meld:
-    """The meld these faces make, or IllegalMove quoting them (or `context`, e.g. the move) and naming the rule."""
-    faces = tuple(tiles)
-    found = _read(faces)
-    if isinstance(found, str):
-        raise IllegalMove(f"{context or repr(format_tiles(faces)) + ' is not a meld'}: {found}")
-    return found
+#: The rule these tiles break as a meld (a sentence without the tiles), or None when legal.
+meld_problem = _MELDS.problem
+#: The meld these faces make, or None.
+try_read_meld = _MELDS.meld
+#: The meld these faces make, or IllegalMove quoting them (or a context, e.g. the move) and naming the rule.
+read_meld = _MELDS.read
 
 
 @dataclass(frozen=True, slots=True)

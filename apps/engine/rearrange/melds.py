@@ -14,12 +14,11 @@ value), defined here so that the solver and the rules of this game import nothin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from apps.engine.errors import IllegalMove
+from apps.engine.common import MeldReader
 from apps.engine.tiles import COLOURS, Colour, Tile, format_tiles
 
 __all__ = [
@@ -122,21 +121,11 @@ def _read(tiles: tuple[Tile, ...]) -> Meld | str:
     return "a run is one colour with consecutive numbers, a group is one number in different colours"
 
 
-def meld_problem(tiles: Iterable[Tile]) -> str | None:
-    """The rule these tiles break as a set (a phrase without the tiles), or None when they are a set."""
-    found = _read(tuple(tiles))
-    return found if isinstance(found, str) else None
+_SETS = MeldReader(_read, "set")
 
-
-def try_read_meld(tiles: Iterable[Tile]) -> Meld | None:
-    found = _read(tuple(tiles))
-    return found if isinstance(found, Meld) else None
-
-
-def read_meld(tiles: Sequence[Tile] | Iterable[Tile]) -> Meld:
-    """The set these faces make in this order, or IllegalMove quoting them and naming the rule."""
-    faces = tuple(tiles)
-    found = _read(faces)
-    if isinstance(found, str):
-        raise IllegalMove(f"{format_tiles(faces)!r} is not a set: {found}")
-    return found
+#: The rule these tiles break as a set (a phrase without the tiles), or None when they are a set.
+meld_problem = _SETS.problem
+#: The set these faces make in this order, or None.
+try_read_meld = _SETS.meld
+#: The set these faces make in this order, or IllegalMove quoting them and naming the rule.
+read_meld = _SETS.read
