@@ -14,9 +14,11 @@ from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 from apps.engine.errors import IllegalMove, InvalidMove
+from apps.engine.game import Move
 from apps.engine.tiles import TILE_COUNT, Tile, TileId, format_tiles, full_set
 
 MeldT = TypeVar("MeldT")
+ValueT = TypeVar("ValueT")
 
 # ---------------------------------------------------------------------------------------------------
 # The deal
@@ -64,6 +66,48 @@ def holds_every_tile(tiles: Iterable[TileId]) -> bool:
 def absent_of(left: Sequence[bool]) -> list[int]:
     """The seats a deal left out, for its JSON form."""
     return [seat for seat, gone in enumerate(left) if gone]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Seats and turns
+
+
+def check_seat(seat: int, seats: int) -> None:
+    if not 0 <= seat < seats:
+        raise InvalidMove(f"There is no seat {seat} at this {seats}-seat table")
+
+
+def check_may_move(move: Move, seat: int, seats: int, *, over: bool, left: Sequence[bool]) -> None:
+    """What every game checks before `seat` makes any move: a move, a seat of this table, a game still
+    on and a seat still in it."""
+    if not isinstance(move, Move):
+        raise InvalidMove(f"{move!r} is not a move")
+    check_seat(seat, seats)
+    if over:
+        raise IllegalMove(f"{str(move)!r}: the game is over")
+    if left[seat]:
+        raise IllegalMove(f"{str(move)!r}: seat {seat} is no longer in this game")
+
+
+def check_turn(move: Move, seat: int, turn: int) -> None:
+    if seat != turn:
+        raise IllegalMove(f"{str(move)!r}: it is not your turn (seat {turn} is playing)")
+
+
+def with_seat(values: tuple[ValueT, ...], seat: int, value: ValueT) -> tuple[ValueT, ...]:
+    """`values` (one per seat) with the seat's entry replaced (the same tuple when it holds `value` already)."""
+    if values[seat] == value:
+        return values
+    return values[:seat] + (value,) + values[seat + 1 :]
+
+
+def next_in_play(seat: int, left: Sequence[bool]) -> int:
+    """The first seat still in, going clockwise from `seat` (itself included; any int, taken round the table)."""
+    seats = len(left)
+    seat %= seats
+    while left[seat]:
+        seat = (seat + 1) % seats
+    return seat
 
 
 # ---------------------------------------------------------------------------------------------------

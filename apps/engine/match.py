@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from apps.engine.common import check_seat, flags, next_in_play, reading, with_seat
 from apps.engine.errors import IllegalMove, InvalidMove
 from apps.engine.game import JSON, get_rules
 
@@ -60,10 +61,7 @@ class Match:
     def next_starter(self) -> int:
         """The starter of the next game: the first game's, moved one seat clockwise per game played,
         skipping seats that left."""
-        seat = (self.first_starter + self.games_played) % self.seats
-        while self.left[seat]:
-            seat = (seat + 1) % self.seats
-        return seat
+        return next_in_play(self.first_starter + self.games_played, self.left)
 
     def deal_next(self, rng: random.Random) -> Any:
         """The next game's freshly dealt state (seats that left get nothing)."""
@@ -85,9 +83,8 @@ class Match:
 
     def leave(self, seat: int) -> Match:
         """`seat` stands up: out of the match (also apply `rules.leave` to the current game)."""
-        if not 0 <= seat < self.seats:
-            raise InvalidMove(f"There is no seat {seat} at this {self.seats}-seat table")
-        return replace(self, left=self.left[:seat] + (True,) + self.left[seat + 1 :])
+        check_seat(seat, self.seats)
+        return replace(self, left=with_seat(self.left, seat, True))
 
     def standings(self) -> tuple[Standing, ...]:
         """Every seat's total and place, best first: seats still in by points, then those that left."""
@@ -118,17 +115,15 @@ class Match:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Match:
-        try:
+        with reading("a match"):
             match = cls(
                 str(data["game"]),
                 int(data["seats"]),
                 int(data["length"]),
                 int(data["first_starter"]),
                 tuple(tuple(int(score) for score in row) for row in data["scores"]),
-                tuple(bool(flag) for flag in data["left"]),
+                flags(data["left"]),
             )
-        except (KeyError, TypeError, ValueError) as error:
-            raise InvalidMove(f"Not a match: {error}") from None
         _check(match)
         return match
 

@@ -13,18 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from apps.engine.common import check_may_move, check_turn, next_in_play, with_seat
 from apps.engine.errors import IllegalMove, InvalidMove
 from apps.engine.game import Auto, Back, Draw, Leave, Move, Timeout
 from apps.engine.house.melds import MeldKind, opening_check, rack_penalty, read_meld
 from apps.engine.house.moves import Discard, Lay, LayOff, TakeDiscard, TakeJoker
 from apps.engine.house.state import HouseState, Phase, TableMeld
 from apps.engine.tiles import JOKER_IDS, Tile, TileId, format_melds, format_tiles, tile_of
-
-
-def _with(values: tuple[bool, ...], seat: int, value: bool) -> tuple[bool, ...]:
-    if values[seat] == value:
-        return values
-    return values[:seat] + (value,) + values[seat + 1 :]
 
 
 def opened_before_this_turn(state: HouseState, seat: int) -> bool:
@@ -74,10 +69,6 @@ def _credit_jokers(state: HouseState, seat: int, tiles: Sequence[TileId]) -> tup
     return (first, second)
 
 
-def _with_rack(state: HouseState, seat: int, rack: tuple[TileId, ...]) -> tuple[tuple[TileId, ...], ...]:
-    return state.racks[:seat] + (rack,) + state.racks[seat + 1 :]
-
-
 def _table_meld(state: HouseState, index: int) -> TableMeld:
     if not 0 <= index < len(state.melds):
         count = len(state.melds)
@@ -108,9 +99,7 @@ def _next_turn(state: HouseState) -> HouseState:
     """Hand the turn to the next seat still in, clockwise; the game ends when the pile has run out."""
     if not state.pile:
         return _over(state, "pile")
-    seat = (state.turn + 1) % state.seats
-    while state.left[seat]:
-        seat = (seat + 1) % state.seats
+    seat = next_in_play(state.turn + 1, state.left)
     return replace(state, turn=seat, turn_no=state.turn_no + 1, phase=Phase.DRAW, drawn=None)
 
 
@@ -118,7 +107,7 @@ def _draw(state: HouseState, seat: int) -> HouseState:
     tile = state.pile[0]
     rack = tuple(sorted((*state.racks[seat], tile)))
     return replace(
-        state, racks=_with_rack(state, seat, rack), pile=state.pile[1:], phase=Phase.PLAY, drawn=tile, discard_open=False
+        state, racks=with_seat(state.racks, seat, rack), pile=state.pile[1:], phase=Phase.PLAY, drawn=tile, discard_open=False
     )
 
 
@@ -126,7 +115,7 @@ def _discard_tile(state: HouseState, seat: int, tile: TileId) -> HouseState:
     rack = list(state.racks[seat])
     rack.remove(tile)
     after = replace(
-        state, racks=_with_rack(state, seat, tuple(rack)), discards=(*state.discards, tile), discard_open=True, drawn=None
+        state, racks=with_seat(state.racks, seat, tuple(rack)), discards=(*state.discards, tile), discard_open=True, drawn=None
     )
     if not rack:
         return _over(after, "out", out=seat, out_by_joker=tile_of(tile).is_joker)
@@ -174,7 +163,7 @@ def _apply_take(state: HouseState, seat: int, move: TakeDiscard) -> HouseState:
     laid = TableMeld(tiles, (seat,) * len(tiles), seat)
     return replace(
         state,
-        racks=_with_rack(state, seat, rack),
+        racks=with_seat(state.racks, seat, rack),
         discards=state.discards[:-1],
         discard_open=False,
         melds=(*state.melds, laid),
@@ -200,10 +189,10 @@ def _apply_lay(state: HouseState, seat: int, move: Lay) -> HouseState:
         tiles = taken[at : at + len(meld.tiles)]
         at += len(meld.tiles)
         laid.append(TableMeld(tiles, (seat,) * len(tiles), seat))
-    opened_on = state.opened_on[:seat] + (state.turn_no,) + state.opened_on[seat + 1 :] if opening else state.opened_on
+    opened_on = with_seat(state.opened_on, seat, state.turn_no) if opening else state.opened_on
     return replace(
         state,
-        racks=_with_rack(state, seat, rack),
+        racks=with_seat(state.racks, seat, rack),
         melds=state.melds + tuple(laid),
         joker_by=_credit_jokers(state, seat, taken),
         opened_on=opened_on,
@@ -233,7 +222,7 @@ def _replace_meld(
 ) -> HouseState:
     return replace(
         state,
-        racks=_with_rack(state, seat, rack),
+        racks=with_seat(state.racks, seat, rack),
         melds=state.melds[:index] + (meld,) + state.melds[index + 1 :],
         joker_by=_credit_jokers(state, seat, laid),
     )
@@ -293,13 +282,13 @@ def _apply_timeout(state: HouseState, seat: int, move: Move) -> HouseState:
 
 def _apply_leave(state: HouseState, seat: int) -> HouseState:
     """The seat's rack leaves the game (kept in `gone`), its melds stay; the game ends below two players."""
-    left = _with(state.left, seat, True)
+    left = with_seat(state.left, seat, True)
     after = replace(
         state,
-        racks=_with_rack(state, seat, ()),
+        racks=with_seat(state.racks, seat, ()),
         gone=state.gone + state.racks[seat],
         left=left,
-        away=_with(state.away, seat, False),
+        away=with_seat(state.away, seat, False),
     )
     if sum(1 for flag in left if not flag) < 2:
         return _over(after, "left")
@@ -327,22 +316,14 @@ def _apply_turn_move(state: HouseState, seat: int, move: Move) -> HouseState:
 
 
 def apply(state: HouseState, seat: int, move: Move) -> HouseState:
-    if not isinstance(move, Move):
-        raise InvalidMove(f"{move!r} is not a move")
-    if not 0 <= seat < state.seats:
-        raise InvalidMove(f"There is no seat {seat} at this {state.seats}-seat table")
-    if state.phase is Phase.OVER:
-        raise IllegalMove(f"{str(move)!r}: the game is over")
-    if state.left[seat]:
-        raise IllegalMove(f"{str(move)!r}: seat {seat} is no longer in this game")
+    check_may_move(move, seat, state.seats, over=state.phase is Phase.OVER, left=state.left)
     if isinstance(move, Leave):
         return _apply_leave(state, seat)
     if isinstance(move, Back):
-        return replace(state, away=_with(state.away, seat, False))
-    if seat != state.turn:
-        raise IllegalMove(f"{str(move)!r}: it is not your turn (seat {state.turn} is playing)")
+        return replace(state, away=with_seat(state.away, seat, False))
+    check_turn(move, seat, state.turn)
     after = _apply_turn_move(state, seat, move)
     away = isinstance(move, (Timeout, Auto))
     if after.away[seat] != away:
-        after = replace(after, away=_with(after.away, seat, away))
+        after = replace(after, away=with_seat(after.away, seat, away))
     return after

@@ -6,7 +6,7 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
-from apps.engine.errors import InvalidMove
+from apps.engine.common import check_seat
 from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Rules, Timeout
 from apps.engine.house import play
 from apps.engine.house.melds import meld_problem, try_read_meld
@@ -96,8 +96,8 @@ class HouseRules(Rules[HouseState]):
         return MeldCheck(True, meld.kind.value, meld.points)
 
     def view_for(self, state: HouseState, seat: int | None) -> JSON:
-        if seat is not None and not 0 <= seat < state.seats:
-            raise InvalidMove(f"There is no seat {seat} at this {state.seats}-seat table")
+        if seat is not None:
+            check_seat(seat, state.seats)
         actions = sorted(self.legal_actions(state, seat)) if seat is not None else []
         return view_for(state, seat, self.slug, actions)
 

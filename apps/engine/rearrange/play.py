@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TypeVar
 
+from apps.engine.common import check_may_move, check_turn, next_in_play, with_seat
 from apps.engine.errors import IllegalMove, InvalidMove
 from apps.engine.game import Auto, Back, Draw, Leave, Move
 from apps.engine.game import Timeout as TableTimeout
@@ -23,14 +23,6 @@ from apps.engine.rearrange.validate import PlayCheck, check_play
 from apps.engine.tiles import Tile, TileId, tile_of
 
 PENALTY = 3
-
-_Value = TypeVar("_Value")
-
-
-def _at(values: tuple[_Value, ...], seat: int, value: _Value) -> tuple[_Value, ...]:
-    """`values` with the seat's entry replaced."""
-    return values[:seat] + (value,) + values[seat + 1 :]
-
 
 def faces(tiles: Sequence[TileId]) -> tuple[Tile, ...]:
     return tuple(tile_of(tile) for tile in tiles)
@@ -51,10 +43,7 @@ def _over(state: RearrangeState, end: str, out: int | None = None) -> RearrangeS
 
 
 def _next_turn(state: RearrangeState) -> RearrangeState:
-    seat = (state.turn + 1) % state.seats
-    while state.left[seat]:
-        seat = (seat + 1) % state.seats
-    return replace(state, turn=seat, turn_no=state.turn_no + 1)
+    return replace(state, turn=next_in_play(state.turn + 1, state.left), turn_no=state.turn_no + 1)
 
 
 def _all_passed(state: RearrangeState) -> bool:
@@ -64,11 +53,11 @@ def _all_passed(state: RearrangeState) -> bool:
 def _draw(state: RearrangeState, seat: int, count: int) -> RearrangeState:
     """The seat draws `count` tiles (as many as the pool has); with an empty pool that is a pass. Ends the turn."""
     if not state.pool:
-        passed = replace(state, passed=_at(state.passed, seat, True))
+        passed = replace(state, passed=with_seat(state.passed, seat, True))
         return _over(passed, "pile") if _all_passed(passed) else _next_turn(passed)
     drawn, pool = state.pool[:count], state.pool[count:]
     rack = tuple(sorted((*state.racks[seat], *drawn)))
-    after = replace(state, racks=_at(state.racks, seat, rack), pool=pool, passed=(False,) * state.seats)
+    after = replace(state, racks=with_seat(state.racks, seat, rack), pool=pool, passed=(False,) * state.seats)
     return _next_turn(after)
 
 
@@ -87,8 +76,8 @@ def _play(state: RearrangeState, seat: int, table: Table) -> RearrangeState:
     after = replace(
         state,
         table=tuple(new_table),
-        racks=_at(state.racks, seat, rack),
-        opened=_at(state.opened, seat, True),
+        racks=with_seat(state.racks, seat, rack),
+        opened=with_seat(state.opened, seat, True),
         passed=(False,) * state.seats,
     )
     if not rack:
@@ -110,14 +99,14 @@ def _timeout(state: RearrangeState, seat: int, table: Table | None) -> Rearrange
 
 def _leave(state: RearrangeState, seat: int) -> RearrangeState:
     """The seat's rack leaves the game (kept in `gone`); the table stays; the game ends below two players."""
-    left = _at(state.left, seat, True)
+    left = with_seat(state.left, seat, True)
     after = replace(
         state,
-        racks=_at(state.racks, seat, ()),
+        racks=with_seat(state.racks, seat, ()),
         gone=state.gone + state.racks[seat],
         left=left,
-        away=_at(state.away, seat, False),
-        passed=_at(state.passed, seat, False),
+        away=with_seat(state.away, seat, False),
+        passed=with_seat(state.passed, seat, False),
     )
     if len(after.in_play) < 2:
         return _over(after, "left")
@@ -139,22 +128,14 @@ def _turn_move(state: RearrangeState, seat: int, move: Move) -> RearrangeState:
 
 
 def apply(state: RearrangeState, seat: int, move: Move) -> RearrangeState:
-    if not isinstance(move, Move):
-        raise InvalidMove(f"{move!r} is not a move")
-    if not 0 <= seat < state.seats:
-        raise InvalidMove(f"There is no seat {seat} at this {state.seats}-seat table")
-    if state.over:
-        raise IllegalMove(f"{str(move)!r}: the game is over")
-    if state.left[seat]:
-        raise IllegalMove(f"{str(move)!r}: seat {seat} is no longer in this game")
+    check_may_move(move, seat, state.seats, over=state.over, left=state.left)
     if isinstance(move, Leave):
         return _leave(state, seat)
     if isinstance(move, Back):
-        return replace(state, away=_at(state.away, seat, False))
-    if seat != state.turn:
-        raise IllegalMove(f"{str(move)!r}: it is not your turn (seat {state.turn} is playing)")
+        return replace(state, away=with_seat(state.away, seat, False))
+    check_turn(move, seat, state.turn)
     after = _turn_move(state, seat, move)
     away = isinstance(move, (Timeout, TableTimeout, Auto))
     if after.away[seat] != away:
-        after = replace(after, away=_at(after.away, seat, away))
+        after = replace(after, away=with_seat(after.away, seat, away))
     return after

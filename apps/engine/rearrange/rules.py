@@ -6,7 +6,8 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
-from apps.engine.errors import EngineError, InvalidMove
+from apps.engine.common import check_seat
+from apps.engine.errors import EngineError
 from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Rules
 from apps.engine.rearrange import play
 from apps.engine.rearrange.melds import meld_problem, try_read_meld
@@ -91,8 +92,8 @@ class RearrangeRules(Rules[RearrangeState]):
         return MeldCheck(True, meld.kind, meld.points)
 
     def view_for(self, state: RearrangeState, seat: int | None) -> JSON:
-        if seat is not None and not 0 <= seat < state.seats:
-            raise InvalidMove(f"There is no seat {seat} at this {state.seats}-seat table")
+        if seat is not None:
+            check_seat(seat, state.seats)
         actions = sorted(self.legal_actions(state, seat)) if seat is not None else []
         return view_for(state, seat, self.slug, actions)
 
