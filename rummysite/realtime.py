@@ -22,6 +22,13 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 log = logging.getLogger(__name__)
 
+try:
+    from redis.exceptions import RedisError
+
+    _LAYER_ERRORS: tuple[type[Exception], ...] = (RedisError,)
+except ImportError:
+    _LAYER_ERRORS = ()
+
 _server_loop: asyncio.AbstractEventLoop | None = None
 _server_thread: int | None = None
 
@@ -72,5 +79,7 @@ def group_send(group: str, message: dict[str, Any]) -> None:
             async_to_sync(layer.group_send)(group, message)
         else:
             asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=5)
+    except (OSError, TimeoutError, *_LAYER_ERRORS) as error:  # Redis away: an outage, not a bug
+        log.warning("Broadcast to %s failed: %s: %s", group, type(error).__name__, error)
     except Exception:  # a lost broadcast is recovered by the client's resync; never break the caller
         log.exception("Broadcast to %s failed", group)

@@ -105,10 +105,56 @@ async def table_version(table_id: int) -> int | None:
 
 
 MAX_FRAME_BYTES = 8 * 1024
+#: A move's `id` is kept with the move (MoveLog.client_id) to apply it once: at most this long, no NUL
+#: (PostgreSQL text cannot hold one).
+MAX_ID_LENGTH = 64
 #: Token bucket per connection: a burst of RATE_BURST frames, refilled at RATE_PER_SECOND.
 RATE_PER_SECOND = 8.0
 RATE_BURST = 30
 POLICY_VIOLATION = 1008
+
+
+def _let_daphne_close_with_protocol_codes() -> None:
+    """Daphne closes through autobahn's sendClose(), which only lets an application use 1000 or
+    3000-4999 and raises on 1008 (the 'policy violation' of RFC 6455 that this protocol promises):
+    the connection then ends with 1011 and a traceback. Codes an endpoint may send by the RFC go out
+    through autobahn's own close frame instead; anything else is left to sendClose() as before."""
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+    except ImportError:  # not served by daphne
+        return
+    if getattr(WebSocketProtocol, "_rfc_close_codes", False):
+        return
+    original = WebSocketProtocol.serverClose
+
+    def server_close(self: Any, code: int | None = None) -> None:
+        if code in RFC_CLOSE_CODES:
+            self.sendCloseFrame(code=code, isReply=False)
+        else:
+            original(self, code=code)
+
+    WebSocketProtocol.serverClose = server_close
+    WebSocketProtocol._rfc_close_codes = True
+
+
+try:
+    from redis.exceptions import RedisError
+
+    CHANNEL_LAYER_DOWN: tuple[type[BaseException], ...] = (RedisError, ConnectionError)
+except ImportError:  # the in-memory channel layer only
+    CHANNEL_LAYER_DOWN = (ConnectionError,)
+
+try:
+    from autobahn.exception import Disconnected
+except ImportError:  # served by something other than daphne
+
+    class Disconnected(Exception):  # type: ignore[no-redef]
+        pass
+
+
+#: Close codes of RFC 6455 section 7.4.1 that an endpoint may send (1008: policy violation).
+RFC_CLOSE_CODES = frozenset({1001, 1003, 1007, 1008, 1009, 1011})
+_let_daphne_close_with_protocol_codes()
 
 
 class RateLimiter:
@@ -131,9 +177,46 @@ class RateLimiter:
 class GuardedConsumer(AsyncWebsocketConsumer):
     """Frames are JSON objects with a `type`, at most MAX_FRAME_BYTES, at most RATE_PER_SECOND on
     average. A frame over the size or the rate closes the connection with 1008 (policy violation);
-    any other bad frame gets an error frame and changes nothing."""
+    any other bad frame gets an error frame and changes nothing.
+
+    Once the connection is closing (closed by us, or gone on the client's side), frames still queued
+    are ignored and nothing more is sent: the server (autobahn, under daphne) raises on a send to a
+    connection that is not open, which would end the consumer with a traceback."""
+
+    closing = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # The channel layer (Redis) going away ends every consumer of the process; that is an outage
+        # to report in one line, not a bug with a traceback. The client reconnects with backoff and
+        # resyncs; the connection is closed with 1011 (or refused, while connecting).
+        try:
+            await super().__call__(scope, receive, send)
+        except CHANNEL_LAYER_DOWN as error:
+            log.warning("The channel layer is unreachable (%s: %s); closing a WebSocket", type(error).__name__, error)
+            try:
+                await send({"type": "websocket.close", "code": 1011})
+            except Exception:  # already closed on the other side
+                pass
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        if self.closing:
+            return
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:  # the client left while this was on its way
+            self.closing = True
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        self.closing = True
+        await super().close(code=code, reason=reason)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self.closing = True
+        await super().websocket_disconnect(message)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closing:
+            return
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
             await self.send_error("too_big", _("A frame may be at most %(size)s bytes.") % {"size": MAX_FRAME_BYTES})
@@ -257,8 +340,10 @@ class TableConsumer(GuardedConsumer):
         if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
             await self.send_error("bad_frame", _("\"version\" must be a whole number."), ref=content)
             return
-        if not isinstance(client_id, (str, int)):
-            await self.send_error("bad_frame", _("\"id\" must be a string."), ref=content)
+        if not isinstance(client_id, (str, int)) or len(str(client_id)) > MAX_ID_LENGTH or "\x00" in str(client_id):
+            await self.send_error(
+                "bad_frame", _("\"id\" must be a string of at most %(n)s characters.") % {"n": MAX_ID_LENGTH}, ref=content
+            )
             return
         if await self.call(content, services.game_move, move=move, expected_version=version, client_id=str(client_id)):
             await self.send_json({"type": "ack", "ref": client_id})
@@ -286,6 +371,9 @@ class TableConsumer(GuardedConsumer):
         await self.call(content, _as_by(services.table_new_match))
 
     async def on_sync(self, content: dict[str, Any]) -> None:
+        # A client asks for a sync when it missed a broadcast. Join the group again (a no-op if still
+        # in it): after a Redis restart the groups are gone and nothing would reach this connection.
+        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_snapshot()
 
     async def on_ping(self, content: dict[str, Any]) -> None:

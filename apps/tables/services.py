@@ -548,6 +548,7 @@ def game_move(
     client_id: str = "",
 ) -> MoveOutcome:
     """A seated player's move. The same `client_id` sent twice is applied once."""
+    client_id = client_id[:64]  # as long as MoveLog keeps it, so that the duplicate check matches
     with transaction.atomic():
         table = _lock(table_id)
         seats = _seats(table)
@@ -598,9 +599,10 @@ def game_draft(*, table_id: int, user: User, move: str | Mapping[str, Any] | Non
         state = rules.from_dict(game.state)
         if rules.to_move(state) != seat.index:
             raise NotAllowed(_("It is not your turn."))
-        if move is not None:
-            _parse_move(rules, move)  # malformed drafts are refused now, not at the deadline
-        game.draft = None if move is None else {"seat": seat.index, "turn": game.turn, "move": move}
+        # Malformed drafts are refused now, not at the deadline; the draft is kept in the engine's own
+        # notation, never as the client sent it (which may hold anything JSON can, NUL included).
+        parsed = None if move is None else str(_parse_move(rules, move))
+        game.draft = None if parsed is None else {"seat": seat.index, "turn": game.turn, "move": parsed}
         game.save(update_fields=["draft"])
 
 

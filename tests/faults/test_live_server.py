@@ -1,0 +1,128 @@
+"""Against a real daphne process (the channels testing communicator skips the server): a frame over
+the cap or the rate closes with 1008 as the protocol says (daphne's autobahn refuses to send 1008
+from an application unless the consumers let it), and a WebSocket stays open through a quiet spell
+on the Redis channel layer (redis-py's default 5 s read timeout used to end it with 1011)."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+websockets = pytest.importorskip("websockets")
+from websockets.asyncio.client import connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_in_thread(coroutine):  # type: ignore[no-untyped-def]
+    """asyncio.run in a thread of its own: the suite's browser tests keep Playwright's loop running in
+    the main thread for the whole session."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """daphne on a free port, on its own SQLite file, and on this run's Redis when there is one (CI)."""
+    directory = tmp_path_factory.mktemp("live")
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY"}}
+    # No web heartbeat: it would land in the suite's own cache (CI's Redis), and once this server is
+    # gone the tests' turn timeouts would be held as if the site were down.
+    env.update(DATABASE_URL=f"sqlite:///{directory / 'site.sqlite3'}", CELERY_EMBEDDED="0", LOG_LEVEL="WARNING",
+               PYTHONUNBUFFERED="1", TABLE_WEB_HEARTBEAT="0")
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True,
+                   capture_output=True)
+    port = free_port()
+    log = directory / "daphne.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                    "rummysite.asgi:application"], cwd=ROOT, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT)
+    url = f"127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 40
+        while True:
+            try:
+                urllib.request.urlopen(f"http://{url}/play/", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError(log.read_text()[-3000:]) from None
+                time.sleep(0.2)
+        yield url, log
+    finally:
+        process.terminate()
+        process.wait(10)
+    problems = [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line or "ERROR" in line]
+    assert problems == [], log.read_text()[-3000:]
+
+
+async def lobby(url: str):  # type: ignore[no-untyped-def]
+    ws = await connect(f"ws://{url}/ws/lobby/", origin=f"http://{url}", proxy=None, compression=None)
+    assert json.loads(await ws.recv())["type"] == "tables"
+    return ws
+
+
+def test_a_frame_over_the_cap_closes_the_socket_with_1008_through_daphne(server):
+    url, _ = server
+
+    async def run() -> tuple[dict, int | None]:
+        ws = await lobby(url)
+        await ws.send(json.dumps({"type": "sync", "pad": "x" * 9000}))
+        reply = json.loads(await ws.recv())
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(ws.recv(), 10)
+        return reply, closed.value.rcvd.code if closed.value.rcvd else None
+
+    reply, code = run_in_thread(run())
+    assert reply["code"] == "too_big"
+    assert code == 1008
+
+
+def test_a_flood_closes_the_socket_with_1008_through_daphne(server):
+    url, _ = server
+
+    async def run() -> tuple[list[str], int | None]:
+        ws = await lobby(url)
+        for _ in range(60):
+            await ws.send(json.dumps({"type": "ping"}))
+        codes = []
+        try:
+            while True:
+                codes.append(json.loads(await asyncio.wait_for(ws.recv(), 10)).get("code"))
+        except ConnectionClosed as closed:
+            return codes, closed.rcvd.code if closed.rcvd else None
+
+    codes, code = run_in_thread(run())
+    assert codes[-1] == "rate_limited" and code == 1008
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="the quiet spell matters on the Redis channel layer")
+def test_a_socket_stays_open_through_a_quiet_spell_longer_than_redis_read_timeout(server):
+    url, _ = server
+
+    async def run() -> dict:
+        ws = await lobby(url)
+        await asyncio.sleep(7)  # nothing sent to this process's channels meanwhile
+        await ws.send(json.dumps({"type": "ping"}))
+        return json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+    assert run_in_thread(run())["type"] == "pong"
