@@ -1,6 +1,6 @@
 """What every game module needs the same way and no rule of one game decides: dealing racks, reading a
-stored state or deal back from JSON, asking a game's meld reader its three questions, and the seat
-bookkeeping around a move.
+stored state or deal back from JSON, asking a game's meld reader its three questions, the seat
+bookkeeping around a move, and the parts of a seat's view that every game shows alike.
 
 Each game's `state.py`, `melds.py`, `play.py` and `view.py` build on these, so that, say, "which seats are
 dealt in" or "is this seat allowed to move at all" is written once for the whole catalog.
@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from apps.engine.errors import IllegalMove, InvalidMove
-from apps.engine.game import Move
-from apps.engine.tiles import TILE_COUNT, Tile, TileId, format_tiles, full_set
+from apps.engine.game import JSON, GameResult, Move
+from apps.engine.tiles import TILE_COUNT, Tile, TileId, format_tiles, full_set, tile_of
 
 MeldT = TypeVar("MeldT")
 ValueT = TypeVar("ValueT")
@@ -177,3 +177,83 @@ class MeldReader(Generic[MeldT]):
         if isinstance(found, str):
             raise IllegalMove(f"{context or f'{format_tiles(faces)!r} is not a {self._noun}'}: {found}")
         return found
+
+
+# ---------------------------------------------------------------------------------------------------
+# Views
+
+
+class SeatedState(Protocol):
+    """What every game's state has: seats, racks, a turn, and who left or is away."""
+
+    @property
+    def seats(self) -> int: ...
+    @property
+    def starter(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def turn_no(self) -> int: ...
+    @property
+    def racks(self) -> tuple[tuple[TileId, ...], ...]: ...
+    @property
+    def left(self) -> tuple[bool, ...]: ...
+    @property
+    def away(self) -> tuple[bool, ...]: ...
+
+
+def faces_json(tiles: Iterable[Tile]) -> list[str]:
+    return [str(tile) for tile in tiles]
+
+
+def jokers_json(tiles: Sequence[Tile], stands_for: Sequence[Sequence[Tile]]) -> list[JSON]:
+    """Where a meld's jokers are and what each may stand for."""
+    return [{"at": at, "stands_for": faces_json(stands_for[at])} for at, tile in enumerate(tiles) if tile.is_joker]
+
+
+def players_view(state: SeatedState, opened: Sequence[bool], **more: Sequence[Any]) -> list[JSON]:
+    """Every seat as everyone may see it: how many tiles it holds (never which), whether it has opened,
+    left or is away, then the game's own columns in `more` (one value per seat)."""
+    return [
+        {
+            "seat": seat,
+            "tiles": len(state.racks[seat]),
+            "opened": opened[seat],
+            "left": state.left[seat],
+            "away": state.away[seat],
+            **{key: values[seat] for key, values in more.items()},
+        }
+        for seat in range(state.seats)
+    ]
+
+
+def seat_view(
+    state: SeatedState,
+    seat: int | None,
+    slug: str,
+    actions: list[str],
+    *,
+    over: bool,
+    result: GameResult | None,
+    players: list[JSON],
+    **parts: Any,
+) -> JSON:
+    """What `seat` (None: a spectator) sees of any game: the seats and whose turn it is, the game's own
+    `parts`, the players, what the seat may do now, the result once over and, for a player, its own rack
+    (never another's)."""
+    view: JSON = {
+        "game": slug,
+        "seats": state.seats,
+        "you": seat,
+        "starter": state.starter,
+        "turn": None if over else state.turn,
+        "turn_no": state.turn_no,
+        **parts,
+        "players": players,
+        "actions": actions,
+        "over": over,
+        "result": None if result is None else result.to_dict(),
+    }
+    if seat is not None:
+        view["rack"] = faces_json(tile_of(tile) for tile in state.racks[seat])
+    return view

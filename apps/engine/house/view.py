@@ -7,8 +7,7 @@ tile, the points on the table so far, whose turn it is, and the result once the 
 
 from __future__ import annotations
 
-from typing import Any
-
+from apps.engine.common import faces_json, jokers_json, players_view, seat_view
 from apps.engine.game import JSON
 from apps.engine.house.melds import read_meld
 from apps.engine.house.scoring import joker_bonuses, score, table_points
@@ -21,55 +20,41 @@ def _meld_view(index: int, state: HouseState) -> JSON:
     meld = read_meld(table_meld.faces)
     return {
         "index": index,
-        "tiles": [str(tile) for tile in meld.tiles],
+        "tiles": faces_json(meld.tiles),
         "kind": meld.kind.value,
         "owner": table_meld.owner,
         "placed_by": list(table_meld.placed_by),
         "points": meld.points,
-        "jokers": [
-            {"at": at, "stands_for": [str(tile) for tile in meld.stands_for[at]]} for at in meld.joker_positions
-        ],
+        "jokers": jokers_json(meld.tiles, meld.stands_for),
     }
 
 
 def view_for(state: HouseState, seat: int | None, slug: str, actions: list[str]) -> JSON:
     over = state.phase is Phase.OVER
-    tables = table_points(state)
-    jokers = joker_bonuses(state)
-    players: list[dict[str, Any]] = [
-        {
-            "seat": other,
-            "tiles": len(state.racks[other]),
-            "opened": state.opened_on[other] is not None,
-            "left": state.left[other],
-            "away": state.away[other],
-            "table_points": tables[other],
-            "joker_bonus": jokers[other],
-        }
-        for other in range(state.seats)
-    ]
-    view: JSON = {
-        "game": slug,
-        "seats": state.seats,
-        "you": seat,
-        "starter": state.starter,
-        "turn": None if over else state.turn,
-        "turn_no": state.turn_no,
-        "phase": state.phase.value,
-        "indicator": str(tile_of(state.indicator)),
-        "twin_seat": state.twin_seat,
-        "double": state.is_double,
-        "pile": len(state.pile),
-        "discards": [str(tile_of(tile)) for tile in state.discards],
-        "discard_open": state.discard_open,
-        "melds": [_meld_view(index, state) for index in range(len(state.melds))],
-        "players": players,
-        "actions": actions,
-        "over": over,
-        "result": score(state).to_dict() if over else None,
-    }
+    players = players_view(
+        state,
+        [opened is not None for opened in state.opened_on],
+        table_points=table_points(state),
+        joker_bonus=joker_bonuses(state),
+    )
+    view = seat_view(
+        state,
+        seat,
+        slug,
+        actions,
+        over=over,
+        result=score(state) if over else None,
+        players=players,
+        phase=state.phase.value,
+        indicator=str(tile_of(state.indicator)),
+        twin_seat=state.twin_seat,
+        double=state.is_double,
+        pile=len(state.pile),
+        discards=faces_json(tile_of(tile) for tile in state.discards),
+        discard_open=state.discard_open,
+        melds=[_meld_view(index, state) for index in range(len(state.melds))],
+    )
     if seat is not None:
-        view["rack"] = [str(tile_of(tile)) for tile in state.racks[seat]]
         drawn = state.drawn if seat == state.turn else None
         view["drawn"] = None if drawn is None else str(tile_of(drawn))
     return view

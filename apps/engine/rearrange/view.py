@@ -7,8 +7,7 @@ opened, who passed since the last real turn, whose turn it is, and the result on
 
 from __future__ import annotations
 
-from typing import Any
-
+from apps.engine.common import faces_json, jokers_json, players_view, seat_view
 from apps.engine.game import JSON
 from apps.engine.rearrange.melds import OPENING_MINIMUM, read_meld
 from apps.engine.rearrange.play import faces
@@ -21,45 +20,24 @@ def meld_view(index: int, tiles: tuple[TileId, ...]) -> JSON:
     meld = read_meld(faces(tiles))
     return {
         "index": index,
-        "tiles": [str(tile) for tile in meld.tiles],
+        "tiles": faces_json(meld.tiles),
         "kind": meld.kind,
         "points": meld.points,
-        "jokers": [
-            {"at": at, "stands_for": [str(tile) for tile in meld.stands_for[at]]}
-            for at, tile in enumerate(meld.tiles)
-            if tile.is_joker
-        ],
+        "jokers": jokers_json(meld.tiles, meld.stands_for),
     }
 
 
 def view_for(state: RearrangeState, seat: int | None, slug: str, actions: list[str]) -> JSON:
-    players: list[dict[str, Any]] = [
-        {
-            "seat": other,
-            "tiles": len(state.racks[other]),
-            "opened": state.opened[other],
-            "left": state.left[other],
-            "away": state.away[other],
-            "passed": state.passed[other],
-        }
-        for other in range(state.seats)
-    ]
-    view: JSON = {
-        "game": slug,
-        "seats": state.seats,
-        "you": seat,
-        "starter": state.starter,
-        "ceremony": [[{"seat": drawer, "tile": str(tile_of(tile))} for drawer, tile in draws] for draws in state.ceremony],
-        "turn": None if state.over else state.turn,
-        "turn_no": state.turn_no,
-        "pool": len(state.pool),
-        "opening_minimum": OPENING_MINIMUM,
-        "table": [meld_view(index, meld) for index, meld in enumerate(state.table)],
-        "players": players,
-        "actions": actions,
-        "over": state.over,
-        "result": score(state).to_dict() if state.over else None,
-    }
-    if seat is not None:
-        view["rack"] = [str(tile_of(tile)) for tile in state.racks[seat]]
-    return view
+    return seat_view(
+        state,
+        seat,
+        slug,
+        actions,
+        over=state.over,
+        result=score(state) if state.over else None,
+        players=players_view(state, state.opened, passed=state.passed),
+        ceremony=[[{"seat": drawer, "tile": str(tile_of(tile))} for drawer, tile in draws] for draws in state.ceremony],
+        pool=len(state.pool),
+        opening_minimum=OPENING_MINIMUM,
+        table=[meld_view(index, meld) for index, meld in enumerate(state.table)],
+    )
