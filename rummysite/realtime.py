@@ -19,6 +19,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 
 log = logging.getLogger(__name__)
 
@@ -34,12 +35,20 @@ _server_thread: int | None = None
 
 
 def remember_server_loop() -> None:
-    """Called from inside the server's event loop (the ASGI entry point) on every connection; cheap."""
+    """Called from inside the server's event loop (the ASGI entry point) on every connection; cheap.
+    The first call in a loop also starts the web process's heartbeat (apps/tables/liveness.py)."""
     global _server_loop, _server_thread
     loop = asyncio.get_running_loop()
     if loop is not _server_loop:
         _server_loop = loop
         _server_thread = threading.get_ident()
+        if getattr(settings, "TABLE_WEB_HEARTBEAT", False):
+            from apps.tables import liveness
+
+            _heartbeats.add(loop.create_task(liveness.heartbeat()))
+
+
+_heartbeats: set[asyncio.Task[None]] = set()  # kept referenced while they run
 
 
 _sender_loop: asyncio.AbstractEventLoop | None = None

@@ -170,6 +170,10 @@ TABLE_BOT_DELAY = env.get_float("TABLE_BOT_DELAY", 0.9)  # seconds before each b
 # web process.
 TABLES_DB_THREADS = env.get_int("TABLES_DB_THREADS", 4, minimum=1, maximum=64)
 TABLE_AUTOPILOT_DELAY = 0.6  # seconds before an autopilot turn
+# Downtime (apps/tables/liveness.py): web processes write a heartbeat; after downtime every turn clock
+# gets it back plus this grace, in seconds.
+TABLE_WEB_HEARTBEAT = env.get_bool("TABLE_WEB_HEARTBEAT", not TESTING)
+TABLE_DOWNTIME_GRACE = env.get_float("TABLE_DOWNTIME_GRACE", 15.0, maximum=300.0)
 TABLE_NEXT_GAME_DELAY = env.get_float("TABLE_NEXT_GAME_DELAY", 6.0)  # scores stay on screen
 # Tests drive the table's own actions explicitly (services.table_due / tables_sweep_due).
 TABLE_ENQUEUE_TASKS = not TESTING

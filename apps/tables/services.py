@@ -33,7 +33,7 @@ from apps.engine.errors import EngineError, IllegalMove, InvalidMove
 from apps.engine.game import Back, Leave, Move, Rules, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
 from apps.engine.match import start_match
-from apps.tables import broadcast
+from apps.tables import broadcast, liveness
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.options import MATCH_LENGTHS, PACES
 
@@ -710,6 +710,8 @@ def table_due(*, table_id: int, action: str | None = None, now: datetime | None 
             return False
         if table.due_at > now + timedelta(milliseconds=50):
             return False
+        if table.due_action == Due.TIMEOUT and liveness.timeouts_on_hold():
+            return False  # the site is (or was just) down: the sweep gives the clocks back first
         seats = _seats(table)
         if table.due_action == Due.NEXT_GAME:
             match = table.match
@@ -790,12 +792,14 @@ def tables_sweep_due(*, now: datetime | None = None, grace_seconds: float = 1.0)
 
 def games_extend_deadlines(*, by: timedelta, now: datetime | None = None) -> int:
     """After downtime: give every running turn clock the time it lost plus a grace, so nobody times out
-    because the server was away (SPEC 5: disconnecting is not leaving)."""
+    because the server was away (SPEC 5: disconnecting is not leaving). A turn keeps what it had left
+    when the site went down: its deadline moves by `by` (the downtime plus the grace), and never to
+    before now. Called by the sweep (apps/tables/liveness.py)."""
     now = now or timezone.now()
     count = 0
     with transaction.atomic():
         for table in Table.objects.select_for_update().filter(due_action=Due.TIMEOUT, due_at__isnull=False):
-            table.due_at = max(table.due_at, now) + by  # type: ignore[type-var]
+            table.due_at = max(table.due_at + by, now)  # type: ignore[operator]
             Game.objects.filter(pk=table.current_game_id).update(deadline=table.due_at)
             _bump(table)
             table.save(update_fields=["due_at", "version", "updated_at"])

@@ -9,7 +9,7 @@ from datetime import datetime
 from celery import shared_task
 from django.conf import settings
 
-from apps.tables import services
+from apps.tables import liveness, services
 from apps.tables.models import Table
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,9 @@ def next_game(table_id: int) -> bool:
 
 @shared_task(name="tables.sweep_due", ignore_result=True)
 def sweep_due() -> int:
-    """The backstop: runs whatever a lost or late task left overdue."""
+    """The backstop: runs whatever a lost or late task left overdue, after giving the turn clocks back
+    any downtime of the site (apps/tables/liveness.py)."""
+    liveness.check_downtime()
     return services.tables_sweep_due()
 
 
@@ -61,5 +63,6 @@ def enqueue_due(table_id: int, action: str, due_at: datetime) -> None:
         return
     try:
         task.apply_async((table_id,), eta=due_at)
-    except Exception:
-        log.exception("Could not queue %s for table %s; the sweep will run it", action, table_id)
+    except Exception as error:  # the broker is away: an outage the sweep covers, not a bug
+        log.warning("Could not queue %s for table %s (%s: %s); the sweep will run it", action, table_id,
+                    type(error).__name__, error)
