@@ -1,0 +1,52 @@
+"""With the site running in Chromium, its pages work under the Content Security Policy: no violation
+is reported on the home page, the lobby or a table page (while the table plays over its WebSocket)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+RECORD_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolations.push(`${event.violatedDirective} blocked ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
+
+
+def violations(page) -> list[str]:  # type: ignore[no-untyped-def]
+    return list(page.evaluate("window.__cspViolations"))
+
+
+def test_the_home_page_the_lobby_and_a_table_page_run_without_a_csp_violation(new_page):
+    page = new_page()
+    page.context.add_init_script(RECORD_VIOLATIONS)
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
+    seen = {}
+
+    response = page.goto("/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page.wait_for_load_state("networkidle")
+    seen["home"] = violations(page)
+
+    page.goto("/play/")
+    page.wait_for_load_state("networkidle")
+    seen["lobby"] = violations(page)
+
+    page.goto("/")
+    page.get_by_role("button", name="Play now").click()
+    page.wait_for_url("**/t/*/")
+    page.locator("#rack .tile").first.wait_for()  # the page's modules ran and the WebSocket delivered
+    page.wait_for_timeout(1500)  # a bot move or two over the socket
+    seen["table"] = violations(page)
+
+    assert seen == {"home": [], "lobby": [], "table": []}
+    assert [line for line in console if "Content Security Policy" in line] == []
+
+    # The control: the policy is enforced and the recorder hears it (an inline handler is refused).
+    page.evaluate("document.body.insertAdjacentHTML('beforeend', '<img src=\"data:,\" onerror=\"window.__ran=1\">')")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__ran") is None
+    assert any("script-src" in violation for violation in violations(page)), violations(page)

@@ -1,0 +1,169 @@
+"""The draw pile's order never leaves the server: fast games of the house game played by the Easy bot
+through the engine, and after every move the payload the site broadcasts (`snapshot.payload_from`,
+the same function the services use) and every viewer's `state` frame (`snapshot.frame_for`), checked:
+
+- no key that holds hidden state (`racks`, `pile_order`, `deal`, `state`, `gone`); `pile` is a count;
+- no run of PILE_WINDOW consecutive pile tiles, in order, anywhere in the frame: not as faces in a list
+  or a text, not as the engine's tile ids;
+- while the game runs, no face appears more often than the viewer may see it (own rack and drawn
+  tile, melds, discards, indicator): nothing of another rack or of the pile.
+
+The rows are unsaved model instances: nothing touches the database, so thousands of games are cheap.
+tests/security/test_pile_secrecy.py runs a few games; bench/pile_secrecy.py runs 10,000.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.engine.bots import get_bot
+from apps.engine.game import get_rules
+from apps.engine.match import new_match
+from apps.engine.tiles import tile_of
+from apps.tables.models import Game, Match, Seat, Table
+from apps.tables.snapshot import frame_for, payload_from
+
+GAME = "tile-rummy"
+HIDDEN_KEYS = {"racks", "pile_order", "deal", "state", "gone"}
+PILE_WINDOW = 6
+FACE = re.compile(r"^(?:[rybk](?:1[0-3]|[1-9])|J)$")
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    states: int = 0
+    frames: int = 0
+    bytes: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def keys_in(value: Any) -> set[str]:
+    return walk(value).keys
+
+
+@dataclass
+class Walk:
+    keys: set[str] = field(default_factory=set)
+    sequences: list[list[Any]] = field(default_factory=list)  # lists of scalars, and texts split in words
+    faces: Counter[str] = field(default_factory=Counter)  # faces outside the `skip` keys
+
+
+def walk(value: Any, skip: frozenset[str] = frozenset()) -> Walk:
+    """One pass over a frame: its keys, its lists of scalars (and its texts as words, where tiles could
+    be spelled out), and how often each face appears outside the keys in `skip`."""
+    found = Walk()
+    stack: list[tuple[Any, bool]] = [(value, True)]
+    while stack:
+        item, counted = stack.pop()
+        if isinstance(item, dict):
+            found.keys.update(item)
+            stack.extend((child, counted and key not in skip) for key, child in item.items())
+        elif isinstance(item, list):
+            if all(isinstance(child, (str, int)) for child in item):
+                found.sequences.append(item)
+            stack.extend((child, counted) for child in item)
+        elif isinstance(item, str):
+            if counted and FACE.match(item):
+                found.faces[item] += 1
+            elif " " in item:
+                found.sequences.append(item.replace(",", " ").split())
+    return found
+
+
+def rows_for(state: Any, engine_match: Any, version: int) -> tuple[Table, list[Seat], Game, Match]:
+    now = timezone.now()
+    table = Table(id=1, game=GAME, seat_count=state.seats, match_length=engine_match.length, turn_seconds=60,
+                  status=Table.Status.PLAYING, version=version, host_id=1, due_action=Table.Due.TIMEOUT,
+                  due_at=now + timedelta(seconds=60))
+    users = [User(id=index + 1, username=f"player-{index}") for index in range(state.seats)]
+    seats = [Seat(table=table, index=index, user=users[index], joined_at=now) for index in range(state.seats)]
+    match = Match(id=1, table=table, number=1, game=GAME, state=engine_match.to_dict())
+    game = Game(id=1, match=match, number=1, state={}, deal={}, turn=1, deadline=now + timedelta(seconds=60))
+    table.match, table.current_game = match, game
+    return table, seats, game, match
+
+
+class PileSecrets:
+    """What must never show: every run of PILE_WINDOW consecutive pile tiles, as faces or as ids."""
+
+    def __init__(self, state: Any) -> None:
+        ids = list(state.pile)
+        faces = [str(tile_of(tile)) for tile in ids]
+        self.face_windows = {tuple(faces[at : at + PILE_WINDOW]) for at in range(len(faces) - PILE_WINDOW + 1)}
+        self.id_windows = {tuple(ids[at : at + PILE_WINDOW]) for at in range(len(ids) - PILE_WINDOW + 1)}
+        self.texts = []
+        if len(ids) >= PILE_WINDOW:
+            head_ids, head_faces = ids[:PILE_WINDOW], faces[:PILE_WINDOW]
+            self.texts = [", ".join(map(str, head_ids)), ",".join(map(str, head_ids)), " ".join(head_faces),
+                          '", "'.join(head_faces), '","'.join(head_faces)]
+
+
+def check_frame(frame: dict[str, Any], state: Any, seat: int | None, secrets: PileSecrets,
+                text: str | None = None) -> list[str]:
+    problems = []
+    text = json.dumps(frame) if text is None else text
+    view = frame["view"]
+    found = walk(frame, skip=frozenset({"jokers", "result", "drawn"}))
+    hidden = found.keys & HIDDEN_KEYS
+    if hidden:
+        problems.append(f"hidden keys {sorted(hidden)}")
+    if not isinstance(view.get("pile"), int):
+        problems.append(f"pile is {view.get('pile')!r}, not a count")
+    for items in found.sequences:
+        for at in range(len(items) - PILE_WINDOW + 1):
+            window = tuple(items[at : at + PILE_WINDOW])
+            if window in secrets.face_windows or window in secrets.id_windows:
+                problems.append(f"pile order in a list: {list(window)}")
+                break
+    for needle in secrets.texts:
+        if needle in text:
+            problems.append(f"pile order in the text: {needle!r}")
+    if not view["over"]:
+        allowed: Counter[str] = Counter()
+        if seat is not None:
+            allowed.update(str(tile_of(tile)) for tile in state.racks[seat])  # the drawn tile is in it
+        for meld in state.melds:
+            allowed.update(str(tile_of(tile)) for tile in meld.tiles)
+        allowed.update(str(tile_of(tile)) for tile in state.discards)
+        allowed[str(tile_of(state.indicator))] += 1
+        extra = found.faces - allowed
+        if extra:
+            problems.append(f"faces seat {seat} may not see: {dict(extra)}")
+    return problems
+
+
+def play_and_check(seed: int, seats: int, tally: Tally, *, max_moves: int = 2000) -> None:
+    """One whole game: after every move, every viewer's frame is checked."""
+    rng = random.Random(seed)
+    rules = get_rules(GAME)
+    brain = get_bot(GAME, "easy")
+    engine_match = new_match(GAME, seats, rng, 1)
+    state = engine_match.deal_next(rng)
+    version = 1
+    for _ in range(max_moves):
+        tally.states += 1
+        secrets = PileSecrets(state)
+        payload = payload_from(*rows_for(state, engine_match, version), state)
+        for seat, user_id in [(None, None), *[(index, index + 1) for index in range(seats)]]:
+            text = json.dumps(frame_for(payload, user_id))  # what goes over the wire
+            frame = json.loads(text)
+            tally.frames += 1
+            tally.bytes += len(text)
+            for problem in check_frame(frame, state, seat, secrets, text):
+                tally.problems.append(f"seed {seed}, seat {seat}, version {version}: {problem}")
+        if rules.is_over(state):
+            break
+        mover = rules.to_move(state)
+        state = rules.apply(state, mover, brain.next_move(rules.view_for(state, mover), rng))
+        version += 1
+    tally.games += 1
