@@ -9,16 +9,45 @@ dealt in" or "is this seat allowed to move at all" is written once for the whole
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, Generic, Protocol, TypeVar
+from dataclasses import replace
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from apps.engine.errors import IllegalMove, InvalidMove
-from apps.engine.game import JSON, GameResult, Move
+from apps.engine.game import JSON, Back, GameResult, Leave, Move
 from apps.engine.tiles import TILE_COUNT, Tile, TileId, format_tiles, full_set, tile_of
 
 MeldT = TypeVar("MeldT")
 ValueT = TypeVar("ValueT")
+
+
+class SeatedState(Protocol):
+    """What every game's state has (a frozen dataclass): seats, racks, a turn, who left or is away, and the
+    racks of seats that left (`gone`)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def seats(self) -> int: ...
+    @property
+    def starter(self) -> int: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def turn_no(self) -> int: ...
+    @property
+    def racks(self) -> tuple[tuple[TileId, ...], ...]: ...
+    @property
+    def left(self) -> tuple[bool, ...]: ...
+    @property
+    def away(self) -> tuple[bool, ...]: ...
+    @property
+    def gone(self) -> tuple[TileId, ...]: ...
+
+
+StateT = TypeVar("StateT", bound=SeatedState)
+
 
 # ---------------------------------------------------------------------------------------------------
 # The deal
@@ -63,9 +92,22 @@ def holds_every_tile(tiles: Iterable[TileId]) -> bool:
     return sorted(tiles) == list(range(TILE_COUNT))
 
 
-def absent_of(left: Sequence[bool]) -> list[int]:
-    """The seats a deal left out, for its JSON form."""
-    return [seat for seat, gone in enumerate(left) if gone]
+def deal_json(state: SeatedState, **parts: Any) -> JSON:
+    """A fresh deal as JSON (game records): the seats, the starter, the game's own `parts` (the pile or
+    the pool, the indicator, the start ceremony), the racks and the seats left out."""
+    return {
+        "seats": state.seats,
+        "starter": state.starter,
+        **parts,
+        "racks": [list(rack) for rack in state.racks],
+        "absent": [seat for seat, gone in enumerate(state.left) if gone],
+    }
+
+
+def deal_fields(data: Mapping[str, Any]) -> tuple[int, int, list[tuple[TileId, ...]], frozenset[int]]:
+    """The seats, the starter, the racks and the absent seats of a deal's JSON (`deal_json`)."""
+    racks = [tile_ids(rack) for rack in data["racks"]]
+    return int(data["seats"]), int(data["starter"]), racks, frozenset(int(seat) for seat in data.get("absent", []))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -75,23 +117,6 @@ def absent_of(left: Sequence[bool]) -> list[int]:
 def check_seat(seat: int, seats: int) -> None:
     if not 0 <= seat < seats:
         raise InvalidMove(f"There is no seat {seat} at this {seats}-seat table")
-
-
-def check_may_move(move: Move, seat: int, seats: int, *, over: bool, left: Sequence[bool]) -> None:
-    """What every game checks before `seat` makes any move: a move, a seat of this table, a game still
-    on and a seat still in it."""
-    if not isinstance(move, Move):
-        raise InvalidMove(f"{move!r} is not a move")
-    check_seat(seat, seats)
-    if over:
-        raise IllegalMove(f"{str(move)!r}: the game is over")
-    if left[seat]:
-        raise IllegalMove(f"{str(move)!r}: seat {seat} is no longer in this game")
-
-
-def check_turn(move: Move, seat: int, turn: int) -> None:
-    if seat != turn:
-        raise IllegalMove(f"{str(move)!r}: it is not your turn (seat {turn} is playing)")
 
 
 def with_seat(values: tuple[ValueT, ...], seat: int, value: ValueT) -> tuple[ValueT, ...]:
@@ -108,6 +133,51 @@ def next_in_play(seat: int, left: Sequence[bool]) -> int:
     while left[seat]:
         seat = (seat + 1) % seats
     return seat
+
+
+def seat_leaves(state: StateT, seat: int) -> StateT:
+    """`seat` stands up: its rack leaves the game (kept in `gone`, so every tile stays accounted for), and
+    the seat is out and no longer away."""
+    return replace(
+        state,
+        racks=with_seat(state.racks, seat, ()),
+        gone=state.gone + state.racks[seat],
+        left=with_seat(state.left, seat, True),
+        away=with_seat(state.away, seat, False),
+    )
+
+
+def apply_seat_move(
+    state: StateT,
+    seat: int,
+    move: Move,
+    *,
+    over: bool,
+    leave: Callable[[StateT, int], StateT],
+    turn_move: Callable[[StateT, int, Move], StateT],
+    autopilot_moves: tuple[type[Move], ...],
+) -> StateT:
+    """A game's `apply`, the part every game shares: a seat may leave or say "I'm back" at any time, any
+    other move only on its turn (`turn_move` plays it), and a move the table makes for the seat
+    (`autopilot_moves`) puts it on autopilot, while a move of its own takes it off."""
+    if not isinstance(move, Move):
+        raise InvalidMove(f"{move!r} is not a move")
+    check_seat(seat, state.seats)
+    if over:
+        raise IllegalMove(f"{str(move)!r}: the game is over")
+    if state.left[seat]:
+        raise IllegalMove(f"{str(move)!r}: seat {seat} is no longer in this game")
+    if isinstance(move, Leave):
+        return leave(state, seat)
+    if isinstance(move, Back):
+        return replace(state, away=with_seat(state.away, seat, False))
+    if seat != state.turn:
+        raise IllegalMove(f"{str(move)!r}: it is not your turn (seat {state.turn} is playing)")
+    after = turn_move(state, seat, move)
+    away = isinstance(move, autopilot_moves)
+    if after.away[seat] != away:
+        after = replace(after, away=with_seat(after.away, seat, away))
+    return after
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -181,25 +251,6 @@ class MeldReader(Generic[MeldT]):
 
 # ---------------------------------------------------------------------------------------------------
 # Views
-
-
-class SeatedState(Protocol):
-    """What every game's state has: seats, racks, a turn, and who left or is away."""
-
-    @property
-    def seats(self) -> int: ...
-    @property
-    def starter(self) -> int: ...
-    @property
-    def turn(self) -> int: ...
-    @property
-    def turn_no(self) -> int: ...
-    @property
-    def racks(self) -> tuple[tuple[TileId, ...], ...]: ...
-    @property
-    def left(self) -> tuple[bool, ...]: ...
-    @property
-    def away(self) -> tuple[bool, ...]: ...
 
 
 def faces_json(tiles: Iterable[Tile]) -> list[str]:

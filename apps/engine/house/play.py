@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from apps.engine.common import check_may_move, check_turn, next_in_play, with_seat
+from apps.engine.common import apply_seat_move, next_in_play, seat_leaves, with_seat
 from apps.engine.errors import IllegalMove, InvalidMove
-from apps.engine.game import Auto, Back, Draw, Leave, Move, Timeout
+from apps.engine.game import Auto, Draw, Move, Timeout
 from apps.engine.house.melds import MeldKind, opening_check, rack_penalty, read_meld
 from apps.engine.house.moves import Discard, Lay, LayOff, TakeDiscard, TakeJoker
 from apps.engine.house.state import HouseState, Phase, TableMeld
@@ -282,15 +282,8 @@ def _apply_timeout(state: HouseState, seat: int, move: Move) -> HouseState:
 
 def _apply_leave(state: HouseState, seat: int) -> HouseState:
     """The seat's rack leaves the game (kept in `gone`), its melds stay; the game ends below two players."""
-    left = with_seat(state.left, seat, True)
-    after = replace(
-        state,
-        racks=with_seat(state.racks, seat, ()),
-        gone=state.gone + state.racks[seat],
-        left=left,
-        away=with_seat(state.away, seat, False),
-    )
-    if sum(1 for flag in left if not flag) < 2:
+    after = seat_leaves(state, seat)
+    if len(after.in_play) < 2:
         return _over(after, "left")
     if seat == state.turn:
         return _next_turn(replace(after, drawn=None))
@@ -316,14 +309,12 @@ def _apply_turn_move(state: HouseState, seat: int, move: Move) -> HouseState:
 
 
 def apply(state: HouseState, seat: int, move: Move) -> HouseState:
-    check_may_move(move, seat, state.seats, over=state.phase is Phase.OVER, left=state.left)
-    if isinstance(move, Leave):
-        return _apply_leave(state, seat)
-    if isinstance(move, Back):
-        return replace(state, away=with_seat(state.away, seat, False))
-    check_turn(move, seat, state.turn)
-    after = _apply_turn_move(state, seat, move)
-    away = isinstance(move, (Timeout, Auto))
-    if after.away[seat] != away:
-        after = replace(after, away=with_seat(after.away, seat, away))
-    return after
+    return apply_seat_move(
+        state,
+        seat,
+        move,
+        over=state.phase is Phase.OVER,
+        leave=_apply_leave,
+        turn_move=_apply_turn_move,
+        autopilot_moves=(Timeout, Auto),
+    )

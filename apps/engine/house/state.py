@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from apps.engine.common import (
-    absent_of,
+    deal_fields,
+    deal_json,
     deal_racks,
     dealt_racks,
     flags,
@@ -162,26 +163,13 @@ def from_deal_parts(
 def deal_to_dict(state: HouseState) -> JSON:
     if state.turn_no or state.discards or state.melds or state.gone:
         raise InvalidMove("Only a freshly dealt game has a deal to record")
-    return {
-        "seats": state.seats,
-        "starter": state.starter,
-        "indicator": state.indicator,
-        "racks": [list(rack) for rack in state.racks],
-        "pile": list(state.pile),
-        "absent": absent_of(state.left),
-    }
+    return deal_json(state, indicator=state.indicator, pile=list(state.pile))
 
 
 def deal_from_dict(data: Mapping[str, Any]) -> HouseState:
     with reading(f"a deal of {GAME}"):
-        return from_deal_parts(
-            int(data["seats"]),
-            int(data["starter"]),
-            int(data["indicator"]),
-            [tile_ids(rack) for rack in data["racks"]],
-            tile_ids(data["pile"]),
-            frozenset(int(seat) for seat in data.get("absent", [])),
-        )
+        seats, starter, racks, absent = deal_fields(data)
+        return from_deal_parts(seats, starter, int(data["indicator"]), racks, tile_ids(data["pile"]), absent)
 
 
 def state_to_dict(state: HouseState) -> JSON:

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from apps.engine.common import check_may_move, check_turn, next_in_play, with_seat
+from apps.engine.common import apply_seat_move, next_in_play, seat_leaves, with_seat
 from apps.engine.errors import IllegalMove, InvalidMove
-from apps.engine.game import Auto, Back, Draw, Leave, Move
+from apps.engine.game import Auto, Draw, Move
 from apps.engine.game import Timeout as TableTimeout
 from apps.engine.rearrange.moves import Play, Table, Timeout
 from apps.engine.rearrange.state import RearrangeState
@@ -23,6 +23,7 @@ from apps.engine.rearrange.validate import PlayCheck, check_play
 from apps.engine.tiles import Tile, TileId, tile_of
 
 PENALTY = 3
+
 
 def faces(tiles: Sequence[TileId]) -> tuple[Tile, ...]:
     return tuple(tile_of(tile) for tile in tiles)
@@ -99,15 +100,7 @@ def _timeout(state: RearrangeState, seat: int, table: Table | None) -> Rearrange
 
 def _leave(state: RearrangeState, seat: int) -> RearrangeState:
     """The seat's rack leaves the game (kept in `gone`); the table stays; the game ends below two players."""
-    left = with_seat(state.left, seat, True)
-    after = replace(
-        state,
-        racks=with_seat(state.racks, seat, ()),
-        gone=state.gone + state.racks[seat],
-        left=left,
-        away=with_seat(state.away, seat, False),
-        passed=with_seat(state.passed, seat, False),
-    )
+    after = replace(seat_leaves(state, seat), passed=with_seat(state.passed, seat, False))
     if len(after.in_play) < 2:
         return _over(after, "left")
     if _all_passed(after):
@@ -128,14 +121,12 @@ def _turn_move(state: RearrangeState, seat: int, move: Move) -> RearrangeState:
 
 
 def apply(state: RearrangeState, seat: int, move: Move) -> RearrangeState:
-    check_may_move(move, seat, state.seats, over=state.over, left=state.left)
-    if isinstance(move, Leave):
-        return _leave(state, seat)
-    if isinstance(move, Back):
-        return replace(state, away=with_seat(state.away, seat, False))
-    check_turn(move, seat, state.turn)
-    after = _turn_move(state, seat, move)
-    away = isinstance(move, (Timeout, TableTimeout, Auto))
-    if after.away[seat] != away:
-        after = replace(after, away=with_seat(after.away, seat, away))
-    return after
+    return apply_seat_move(
+        state,
+        seat,
+        move,
+        over=state.over,
+        leave=_leave,
+        turn_move=_turn_move,
+        autopilot_moves=(Timeout, TableTimeout, Auto),
+    )

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from apps.engine.common import (
-    absent_of,
+    deal_fields,
+    deal_json,
     deal_racks,
     dealt_racks,
     flags,
@@ -204,26 +205,13 @@ def _ceremony_from(value: Any) -> tuple[Draws, ...]:
 def deal_to_dict(state: RearrangeState) -> JSON:
     if state.turn_no or state.table or state.gone:
         raise InvalidMove("Only a freshly dealt game has a deal to record")
-    return {
-        "seats": state.seats,
-        "starter": state.starter,
-        "ceremony": _ceremony_json(state.ceremony),
-        "racks": [list(rack) for rack in state.racks],
-        "pool": list(state.pool),
-        "absent": absent_of(state.left),
-    }
+    return deal_json(state, ceremony=_ceremony_json(state.ceremony), pool=list(state.pool))
 
 
 def deal_from_dict(data: Mapping[str, Any]) -> RearrangeState:
     with reading(f"a deal of {GAME}"):
-        return from_deal_parts(
-            int(data["seats"]),
-            int(data["starter"]),
-            _ceremony_from(data.get("ceremony", [])),
-            [tile_ids(rack) for rack in data["racks"]],
-            tile_ids(data["pool"]),
-            frozenset(int(seat) for seat in data.get("absent", [])),
-        )
+        seats, starter, racks, absent = deal_fields(data)
+        return from_deal_parts(seats, starter, _ceremony_from(data.get("ceremony", [])), racks, tile_ids(data["pool"]), absent)
 
 
 def state_to_dict(state: RearrangeState) -> JSON:
