@@ -287,13 +287,20 @@ def run_one(stack: Stack, m: int, args: argparse.Namespace) -> dict[str, Any]:
         "syncs_after_pong": result["syncs_after_pong"],
         **resources,
     }
+    moves = max(1, result["moves_acked"])
+    cpu = row.get("cpu_pct", {})
+    # CPU time per move: less sensitive to other work on the machine than latency is.
+    row["daphne_cpu_ms_per_move"] = 10 * cpu.get("daphne", 0) * result["measured_s"] / moves
+    row["stack_cpu_ms_per_move"] = 10 * sum(
+        cpu.get(group, 0) for group in ("daphne", "worker", "beat", "postgres")
+    ) * result["measured_s"] / moves
     (work / "row.json").write_text(json.dumps(row, indent=1))
     print_row(row, header=False)
     return row
 
 
 COLUMNS = ("tables  sockets   p50 ms   p95 ms   p99 ms  moves/s  errors  drops  daphne%  worker%  pg%  redis%  gen%"
-           "  other%  daphneMB  db conns")
+           "  other%  daphneMB  db conns  daphne ms/move  stack ms/move")
 
 
 def print_row(row: dict[str, Any], header: bool = True) -> None:
@@ -307,7 +314,8 @@ def print_row(row: dict[str, Any], header: bool = True) -> None:
         f"  {cpu.get('daphne', 0):>7.0f}  {cpu.get('worker', 0):>7.0f}  {cpu.get('postgres', 0):>3.0f}"
         f"  {cpu.get('redis', 0):>6.0f}  {cpu.get('load generator', 0):>4.0f}  {cpu.get('others', 0):>6.0f}"
         f"  {rss.get('daphne', 0):>8.0f}"
-        f"  {row.get('db_connections_max', -1):>8}",
+        f"  {row.get('db_connections_max', -1):>8}  {row.get('daphne_cpu_ms_per_move', 0):>14.1f}"
+        f"  {row.get('stack_cpu_ms_per_move', 0):>13.1f}",
         flush=True,
     )
 

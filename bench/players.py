@@ -59,6 +59,8 @@ class Figures:
     syncs_after_pong: int = 0  # a pong showed a newer version than shown: a broadcast was lost
     frames_received: int = 0
     converge_ms: list[float] = field(default_factory=list)  # drills: time from a lost broadcast to catching up
+    acked_ids: list[str] = field(default_factory=list)  # drills: moves the server acknowledged
+    connects: list[float] = field(default_factory=list)  # drills: wall-clock times of every (re)connection
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -73,6 +75,8 @@ class Figures:
             "syncs_after_pong": self.syncs_after_pong,
             "frames_received": self.frames_received,
             "converge_ms": self.converge_ms,
+            "acked_ids": self.acked_ids,
+            "connects": self.connects,
         }
 
 
@@ -90,6 +94,8 @@ class Run:
         self.rng = random.Random(spec.get("seed", 1))
         self.brain = get_bot(spec.get("game", "tile-rummy"), "easy")
         self.connected = 0
+        self.record = bool(spec.get("record", False))  # drills: keep every client's history
+        self.quiet = False  # no more moves (the end of a drill, so that everyone can catch up)
 
 
 class TableClients:
@@ -104,7 +110,9 @@ class TableClients:
         for seat in table["seats"]:
             if seat is None:
                 continue  # a bot's seat: the table plays it
-            self.clients.append(Client(self, seat["index"], seat["cookie"], urls[index % len(urls)]))
+            client = Client(self, seat["index"], seat["cookie"], urls[index % len(urls)])
+            client.idle = bool(seat.get("idle", False))  # connected, never moves (away from the keyboard)
+            self.clients.append(client)
             index += 1
         if table.get("spectator", True):
             self.clients.append(Client(self, None, None, urls[index % len(urls)]))
@@ -127,6 +135,8 @@ class Client:
         self.move_no = 0
         self.seen_newer_at: float | None = None  # when a pong first showed a version newer than ours
         self.behind_until = -1
+        self.idle = False
+        self.history: list[tuple[int, float]] = []  # (version shown, wall-clock time), when recording
         self.sent_versions: dict[str, int] = {}  # move id -> the version it would produce
 
     @property
@@ -145,6 +155,8 @@ class Client:
                     self.ws = ws
                     attempt = 0
                     self.run.connected += 1
+                    if self.run.record:
+                        self.run.figures.connects.append(time.time())
                     pinger = asyncio.create_task(self.pinger())
                     try:
                         async for raw in ws:
@@ -203,6 +215,8 @@ class Client:
                 if self.run.measuring:
                     figures.converge_ms.append((now - self.seen_newer_at) * 1000)
                 self.seen_newer_at = None
+            if self.run.record and version > self.version:
+                self.history.append((version, time.time()))
             self.version = max(self.version, version)
             self.state = frame
             self.maybe_play()
@@ -217,6 +231,8 @@ class Client:
                 asyncio.ensure_future(self.send({"type": "sync"}))
         elif kind == "ack":
             self.sent_versions.pop(str(frame.get("ref")), None)
+            if self.run.record:
+                self.run.figures.acked_ids.append(str(frame.get("ref")))
             if self.run.measuring:
                 figures.moves_acked += 1
         elif kind == "error":
@@ -230,7 +246,7 @@ class Client:
                     figures.error_samples.append({"table": self.table.id, "seat": self.seat, **frame})
 
     def my_turn(self) -> bool:
-        if self.seat is None or self.state is None:
+        if self.seat is None or self.state is None or self.idle or self.run.quiet:
             return False
         view = self.state.get("view")
         table = self.state.get("table", {})
@@ -297,8 +313,11 @@ async def main_async(spec: dict[str, Any]) -> dict[str, Any]:
     # Drills and the load bench may poke us with SIGUSR1 to write an interim status line.
     status_file = spec.get("status_file")
     measured_from = time.monotonic()
+    quiet_tail = float(spec.get("quiet_tail", 0.0))
     while not stop.is_set() and time.monotonic() - measured_from < duration:
         await asyncio.sleep(0.5)
+        if quiet_tail and time.monotonic() - measured_from >= duration - quiet_tail:
+            run.quiet = True  # the last seconds without moves: everyone catches up with the table
         if status_file:
             Path(status_file).write_text(json.dumps({
                 "connected": run.connected, "t": time.monotonic() - measured_from,
@@ -320,6 +339,10 @@ async def main_async(spec: dict[str, Any]) -> dict[str, Any]:
     result = run.figures.to_dict()
     result.update(marks, measured_s=measured, clients=len(clients), elapsed_s=time.monotonic() - started,
                   final_versions=final_versions)
+    if run.record:
+        result["history"] = {
+            str(t.id): {f"{c.seat if c.seat is not None else 'spectator'}": c.history for c in t.clients} for t in tables
+        }
     return result
 
 

@@ -35,12 +35,12 @@ DEFAULT_REDIS_DB = 5
 PORTS = range(8030, 8040)
 
 
-def bench_env(db: str = DEFAULT_DB, redis_db: int = DEFAULT_REDIS_DB, **extra: str) -> dict[str, str]:
+def bench_env(db: str = DEFAULT_DB, redis_db: int = DEFAULT_REDIS_DB, redis_port: int = 6379, **extra: str) -> dict[str, str]:
     """The environment of every process of the bench stack (and of the bench scripts' own Django)."""
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE"}}
     env.update(
         DATABASE_URL=f"postgres://rummy:rummy@127.0.0.1:5432/{db}",
-        REDIS_URL=f"redis://127.0.0.1:6379/{redis_db}",
+        REDIS_URL=f"redis://127.0.0.1:{redis_port}/{redis_db}",
         SECRET_KEY=env.get("BENCH_SECRET_KEY") or secrets.token_urlsafe(64),
         DEBUG="0",
         SECURE_SSL_REDIRECT="0",
@@ -54,9 +54,9 @@ def bench_env(db: str = DEFAULT_DB, redis_db: int = DEFAULT_REDIS_DB, **extra: s
     return env
 
 
-def setup_django(db: str = DEFAULT_DB, redis_db: int = DEFAULT_REDIS_DB, **extra: str) -> None:
+def setup_django(db: str = DEFAULT_DB, redis_db: int = DEFAULT_REDIS_DB, redis_port: int = 6379, **extra: str) -> None:
     """Configure Django in this process for the bench database (to open tables, read the truth)."""
-    os.environ.update(bench_env(db, redis_db, **extra))
+    os.environ.update(bench_env(db, redis_db, redis_port, **extra))
     os.environ["BENCH_SECRET_KEY"] = os.environ["SECRET_KEY"]
     os.environ["DJANGO_SETTINGS_MODULE"] = "rummysite.settings"
     if str(ROOT) not in sys.path:
@@ -74,6 +74,8 @@ class Stack:
     worker: bool = True
     beat: bool = True
     worker_concurrency: int = 2
+    redis_port: int = 6379  # 6379: the machine's shared Redis (our own db number); else a PrivateRedis
+    asgi_app: str = "rummysite.asgi:application"
     log_dir: Path = field(default_factory=lambda: Path(f"/tmp/rummy-bench-{os.getpid()}"))
     extra_env: dict[str, str] = field(default_factory=dict)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
@@ -82,10 +84,10 @@ class Stack:
         for port in self.ports:
             if port not in PORTS:
                 raise ValueError(f"port {port}: the bench uses ports 8030-8039 only")
-        if not 3 <= self.redis_db <= 9:
+        if self.redis_port == 6379 and not 3 <= self.redis_db <= 9:
             raise ValueError("the bench uses Redis databases 3-9 only")
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        self.env = bench_env(self.db, self.redis_db, **self.extra_env)
+        self.env = bench_env(self.db, self.redis_db, self.redis_port, **self.extra_env)
         os.environ["BENCH_SECRET_KEY"] = self.env["SECRET_KEY"]
 
     # -- preparing -------------------------------------------------------------------------------------
@@ -105,7 +107,8 @@ class Stack:
             self.flush_redis()
 
     def flush_redis(self) -> None:
-        subprocess.run(["redis-cli", "-n", str(self.redis_db), "FLUSHDB"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["redis-cli", "-p", str(self.redis_port), "-n", str(self.redis_db), "FLUSHDB"], check=True,
+                       stdout=subprocess.DEVNULL)
 
     # -- processes ---------------------------------------------------------------------------------------
 
@@ -117,8 +120,7 @@ class Stack:
         return process
 
     def start_daphne(self, port: int) -> subprocess.Popen[bytes]:
-        return self._spawn(f"daphne-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-                                              "rummysite.asgi:application"])
+        return self._spawn(f"daphne-{port}", [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), self.asgi_app])
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         return self._spawn("worker", [str(BIN / "celery"), "-A", "rummysite", "worker", "--loglevel=WARNING",
@@ -157,7 +159,10 @@ class Stack:
         if process is None or process.poll() is not None:
             return
         try:
-            os.killpg(process.pid, sig)  # the process and its children (the worker's pool)
+            if sig == signal.SIGKILL:
+                os.killpg(process.pid, sig)  # the process and its children (the worker's pool) at once
+            else:
+                process.send_signal(sig)  # a warm shutdown: the worker finishes and stops its own pool
         except ProcessLookupError:
             return
         try:
@@ -181,3 +186,34 @@ class Stack:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class PrivateRedis:
+    """A Redis server of the bench's own (on a bench port, no persistence), for the drills that restart
+    Redis: the machine's shared Redis is never restarted."""
+
+    def __init__(self, port: int = 8039, log_dir: Path | None = None) -> None:
+        if port not in PORTS:
+            raise ValueError("the bench uses ports 8030-8039 only")
+        self.port = port
+        self.log_dir = log_dir or Path(f"/tmp/rummy-bench-{os.getpid()}")
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        log = open(self.log_dir / f"redis-{self.port}.log", "ab")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        for _ in range(100):
+            if subprocess.run(["redis-cli", "-p", str(self.port), "ping"], capture_output=True).returncode == 0:
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"redis-server on port {self.port} did not start")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+        self.process = None
