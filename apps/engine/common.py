@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from apps.engine.errors import IllegalMove, InvalidMove
-from apps.engine.game import JSON, Back, GameResult, Leave, Move
+from apps.engine.game import JSON, Back, GameResult, Leave, Move, Rules
 from apps.engine.tiles import TILE_COUNT, Tile, TileId, format_tiles, full_set, tile_of
 
 MeldT = TypeVar("MeldT")
@@ -251,6 +251,20 @@ class MeldReader(Generic[MeldT]):
 
 # ---------------------------------------------------------------------------------------------------
 # Views
+
+
+def seat_actions(rules: Rules[Any], state: SeatedState, seat: int | None) -> list[str]:
+    """What `seat` may do now, for its view (nothing for a spectator, None); a seat not at the table is an
+    error."""
+    if seat is None:
+        return []
+    check_seat(seat, state.seats)
+    return sorted(rules.legal_actions(state, seat))
+
+
+def tiles_text(count: int) -> str:
+    """A score line's detail: how many tiles (not which: a result reaches every viewer)."""
+    return f"{count} tile" + ("" if count == 1 else "s")
 
 
 def faces_json(tiles: Iterable[Tile]) -> list[str]:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
-from apps.engine.common import check_seat
+from apps.engine.common import seat_actions
 from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Rules, Timeout
 from apps.engine.house import play
 from apps.engine.house.melds import meld_problem, try_read_meld
@@ -96,10 +96,7 @@ class HouseRules(Rules[HouseState]):
         return MeldCheck(True, meld.kind.value, meld.points)
 
     def view_for(self, state: HouseState, seat: int | None) -> JSON:
-        if seat is not None:
-            check_seat(seat, state.seats)
-        actions = sorted(self.legal_actions(state, seat)) if seat is not None else []
-        return view_for(state, seat, self.slug, actions)
+        return view_for(state, seat, self.slug, seat_actions(self, state, seat))
 
     def to_dict(self, state: HouseState) -> JSON:
         return state_to_dict(state)

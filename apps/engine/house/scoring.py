@@ -8,10 +8,11 @@ A seat that left keeps its table points, joker bonuses and twin, with no rack te
 
 from __future__ import annotations
 
+from apps.engine.common import tiles_text
 from apps.engine.game import GameResult, ScoreLine, SeatScore
 from apps.engine.house.melds import rack_penalty, read_meld
 from apps.engine.house.state import HouseState
-from apps.engine.tiles import Tile, tile_of
+from apps.engine.tiles import tile_of
 
 JOKER_BONUS = 50
 OUT_BONUS = 100
@@ -39,11 +40,6 @@ def joker_bonuses(state: HouseState) -> tuple[int, ...]:
     return tuple(bonuses)
 
 
-def _count(rack: list[Tile]) -> str:
-    """The rack line's detail: how many tiles (not which: a result reaches every viewer)."""
-    return f"{len(rack)} tile" + ("" if len(rack) == 1 else "s")
-
-
 def seat_score(state: HouseState, seat: int, tables: tuple[int, ...], jokers: tuple[int, ...]) -> SeatScore:
     left = state.left[seat]
     rack = [tile_of(tile) for tile in state.racks[seat]]
@@ -54,9 +50,9 @@ def seat_score(state: HouseState, seat: int, tables: tuple[int, ...], jokers: tu
     if left:
         lines.append(ScoreLine("rack", "Left the game: no rack term", 0))
     elif state.opened_on[seat] is None:
-        lines.append(ScoreLine("unopened", "Never opened (instead of the rack)", NEVER_OPENED, _count(rack)))
+        lines.append(ScoreLine("unopened", "Never opened (instead of the rack)", NEVER_OPENED, tiles_text(len(rack))))
     else:
-        lines.append(ScoreLine("rack", "Tiles left on the rack", -sum(rack_penalty(tile) for tile in rack), _count(rack)))
+        lines.append(ScoreLine("rack", "Tiles left on the rack", -sum(rack_penalty(tile) for tile in rack), tiles_text(len(rack))))
     went_out = state.out == seat
     lines.append(ScoreLine("out", "Went out", OUT_BONUS if went_out else 0))
     lines.append(ScoreLine("twin", "Dealt the indicator's twin", TWIN_BONUS if state.twin_seat == seat else 0))

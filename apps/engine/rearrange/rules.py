@@ -6,7 +6,7 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
-from apps.engine.common import check_seat
+from apps.engine.common import seat_actions
 from apps.engine.errors import EngineError
 from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Rules
 from apps.engine.rearrange import play
@@ -92,10 +92,7 @@ class RearrangeRules(Rules[RearrangeState]):
         return MeldCheck(True, meld.kind, meld.points)
 
     def view_for(self, state: RearrangeState, seat: int | None) -> JSON:
-        if seat is not None:
-            check_seat(seat, state.seats)
-        actions = sorted(self.legal_actions(state, seat)) if seat is not None else []
-        return view_for(state, seat, self.slug, actions)
+        return view_for(state, seat, self.slug, seat_actions(self, state, seat))
 
     def to_dict(self, state: RearrangeState) -> JSON:
         return state_to_dict(state)

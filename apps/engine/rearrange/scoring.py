@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from apps.engine.common import tiles_text
 from apps.engine.game import GameResult, ScoreLine, SeatScore
 from apps.engine.rearrange.melds import rack_value
 from apps.engine.rearrange.state import RearrangeState
@@ -21,10 +22,6 @@ from apps.engine.tiles import TileId, tile_of
 
 def rack_total(rack: Iterable[TileId]) -> int:
     return sum(rack_value(tile_of(tile)) for tile in rack)
-
-
-def _tiles(count: int) -> str:
-    return f"{count} tile" + ("" if count == 1 else "s")
 
 
 def _winners(state: RearrangeState) -> tuple[int, ...]:
@@ -54,7 +51,7 @@ def score(state: RearrangeState) -> GameResult:
                 label = f"Rack total {rack_total(rack)} minus the winner's {base}"
             else:
                 label = f"Rack total {rack_total(rack)}"
-            lines[seat].append(ScoreLine("rack", label, -owed, _tiles(len(rack))))
+            lines[seat].append(ScoreLine("rack", label, -owed, tiles_text(len(rack))))
             plus += owed
         share, odd = divmod(plus, len(winners))
         for index, seat in enumerate(sorted(winners)):
