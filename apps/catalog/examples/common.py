@@ -7,14 +7,17 @@ engine disagree, so the words are corrected instead of silently contradicting th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from apps.engine.game import GameResult, MeldCheck, get_rules
-from apps.engine.tiles import Colour, Tile, parse_tiles
+from apps.engine.tiles import Colour, Tile, parse_melds, parse_tiles
+
+#: The kinds of meld a claim names, as `MeldCheck.kind` reports them.
+RUN, SET = "run", "set"
 
 COLOUR_NAMES: dict[Colour, Promise] = {
     Colour.RED: _("red"),
@@ -41,6 +44,11 @@ def tile_view(tile: Tile) -> TileView:
 
 def tile_views(tiles: Sequence[Tile]) -> list[TileView]:
     return [tile_view(tile) for tile in tiles]
+
+
+def rack_rows(players: Sequence[str], racks: Sequence[str]) -> list[tuple[str, list[TileView]]]:
+    """(player, the tiles still on their rack) for a scoring story; racks in notation."""
+    return [(name, tile_views(parse_tiles(rack))) for name, rack in zip(players, racks, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,19 @@ class OpeningExample:
     @property
     def agrees(self) -> bool:
         return (self.points, self.opens) == (self.claim_points, self.claim_opens)
+
+
+def opening_examples(
+    cases: Sequence[tuple[str, int, bool, Promise]], measure: Callable[[list[list[Tile]]], tuple[int, bool]]
+) -> list[OpeningExample]:
+    """Each (notation, claimed points, claimed to open, caption) measured by the game: `measure(melds)` is
+    what the melds are worth as an opening and whether they open."""
+    examples = []
+    for notation, points, opens, caption in cases:
+        melds = parse_melds(notation)
+        value, qualifies = measure(melds)
+        examples.append(OpeningExample(notation, caption, points, opens, [tile_views(meld) for meld in melds], value, qualifies))
+    return examples
 
 
 @dataclass(frozen=True)
@@ -154,3 +175,17 @@ class ScoringExample:
     @property
     def agrees(self) -> bool:
         return self.totals == self.claim_totals
+
+
+def scoring_example(
+    result: GameResult,
+    players: Sequence[str],
+    claim: list[int],
+    labels: dict[str, Promise],
+    *,
+    row_of: dict[str, str] | None = None,
+    factor_keys: frozenset[str] = frozenset(),
+) -> ScoringExample:
+    """The engine's score of a finished game as the page's table, with the totals our text claims."""
+    rows = scoring_rows(result, labels, row_of=row_of, factor_keys=factor_keys)
+    return ScoringExample(list(players), rows, list(result.scores), claim)

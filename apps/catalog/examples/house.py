@@ -13,6 +13,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from apps.catalog.examples.common import (
+    RUN,
+    SET,
     Figure,
     MeldClaim,
     MeldExample,
@@ -20,7 +22,9 @@ from apps.catalog.examples.common import (
     ScoringExample,
     TileView,
     meld_examples,
-    scoring_rows,
+    opening_examples,
+    rack_rows,
+    scoring_example,
     tile_views,
 )
 from apps.engine.house.helpers import jokers_on_table, opening_of
@@ -28,10 +32,9 @@ from apps.engine.house.melds import rack_penalty
 from apps.engine.house.positions import position
 from apps.engine.house.scoring import score
 from apps.engine.house.state import HouseState, Phase, TableMeld
-from apps.engine.tiles import JOKER_IDS, format_tiles, parse_melds, parse_tiles, twin_of
+from apps.engine.tiles import JOKER_IDS, Tile, format_tiles, parse_tiles, twin_of
 
 SLUG = "tile-rummy"
-RUN, SET = "run", "set"
 
 MELDS: list[tuple[str, MeldClaim, Promise]] = [
     ("r5 r6 r7", MeldClaim(True, RUN, 15), _("Three numbers in a row in one colour: a run. Each tile from 2 to 9 counts 5.")),
@@ -123,15 +126,10 @@ class HouseExamples:
         ]
 
 
-def opening_examples() -> list[OpeningExample]:
-    examples = []
-    for notation, points, opens, caption in OPENINGS:
-        melds = parse_melds(notation)
-        check = opening_of(melds)
-        examples.append(
-            OpeningExample(notation, caption, points, opens, [tile_views(meld) for meld in melds], check.points, check.qualifies)
-        )
-    return examples
+def opening_value(melds: list[list[Tile]]) -> tuple[int, bool]:
+    """What a first lay-down is worth and whether it opens (45 with a run)."""
+    check = opening_of(melds)
+    return check.points, check.qualifies
 
 
 def joker_examples() -> list[JokerExample]:
@@ -178,22 +176,20 @@ def finished_game(indicator: str) -> HouseState:
     )
 
 
-def scoring_example(state: HouseState, claim: list[int]) -> ScoringExample:
-    result = score(state)
-    rows = scoring_rows(result, ROW_LABELS, row_of=ROW_OF, factor_keys=FACTOR_ROWS)
-    return ScoringExample(list(PLAYERS), rows, list(result.scores), claim)
+def scored(state: HouseState, claim: list[int]) -> ScoringExample:
+    return scoring_example(score(state), PLAYERS, claim, ROW_LABELS, row_of=ROW_OF, factor_keys=FACTOR_ROWS)
 
 
 def house_examples() -> HouseExamples:
     state = finished_game("b6")
     return HouseExamples(
         melds=meld_examples(SLUG, MELDS),
-        openings=opening_examples(),
+        openings=opening_examples(OPENINGS, opening_value),
         jokers=joker_examples(),
-        scoring=scoring_example(state, SCORING_TOTALS),
+        scoring=scored(state, SCORING_TOTALS),
         scoring_table=[(PLAYERS[seat], tile_views(parse_tiles(text))) for seat, text in FINAL_MELDS],
-        scoring_racks=[(PLAYERS[seat], tile_views(parse_tiles(rack))) for seat, rack in enumerate(FINAL_RACKS)],
+        scoring_racks=rack_rows(PLAYERS, FINAL_RACKS),
         unopened_rack_cost=Figure(sum(rack_penalty(tile) for tile in parse_tiles(FINAL_RACKS[2])), UNOPENED_RACK_COST),
-        double=scoring_example(finished_game("r1"), DOUBLE_TOTALS),
-        joker_out=scoring_example(replace(state, out_by_joker=True), JOKER_OUT_TOTALS),
+        double=scored(finished_game("r1"), DOUBLE_TOTALS),
+        joker_out=scored(replace(state, out_by_joker=True), JOKER_OUT_TOTALS),
     )

@@ -9,31 +9,35 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from apps.catalog.examples.common import (
+    RUN,
+    SET,
     MeldClaim,
     MeldExample,
     OpeningExample,
     ScoringExample,
     TileView,
     meld_examples,
-    scoring_rows,
+    opening_examples,
+    rack_rows,
+    scoring_example,
     tile_view,
     tile_views,
 )
 from apps.engine.errors import EngineError
 from apps.engine.game import get_rules
+from apps.engine.rearrange.positions import position
 from apps.engine.rearrange.scoring import score
 from apps.engine.rearrange.state import RearrangeState
 from apps.engine.rearrange.validate import check_play
-from apps.engine.tiles import Tile, ids_of, parse_melds, parse_tiles
+from apps.engine.tiles import Tile, parse_melds, parse_tiles
 
 SLUG = "tile-rummy-rearrange"
-RUN, SET = "run", "set"
 
 MELDS: list[tuple[str, MeldClaim, Promise]] = [
     ("b4 b5 b6", MeldClaim(True, RUN, 15), _("A run: three or more numbers in a row, one colour. Tiles count their face value.")),
@@ -113,18 +117,13 @@ PLAYS: list[tuple[str, str, str, bool, Promise]] = [
 ]
 
 
-def opening_examples() -> list[OpeningExample]:
-    examples = []
-    for notation, points, opens, caption in OPENINGS:
-        melds = parse_melds(notation)
-        rack = [tile for meld in melds for tile in meld] + parse_tiles("k2")  # a tile kept back
-        try:
-            value = check_play([], rack, melds, opened=False).opening_points or 0
-            qualifies = True
-        except EngineError:  # short of 30: show what the sets are worth
-            value, qualifies = sum(get_rules(SLUG).meld_check(meld).points for meld in melds), False
-        examples.append(OpeningExample(notation, caption, points, opens, [tile_views(meld) for meld in melds], value, qualifies))
-    return examples
+def opening_value(melds: list[list[Tile]]) -> tuple[int, bool]:
+    """What a first play of these sets is worth and whether the server accepts it as an opening."""
+    rack = [tile for meld in melds for tile in meld] + parse_tiles("k2")  # a tile kept back
+    try:
+        return check_play([], rack, melds, opened=False).opening_points or 0, True
+    except EngineError:  # short of 30: show what the sets are worth
+        return sum(get_rules(SLUG).meld_check(meld).points for meld in melds), False
 
 
 def _marked(table: list[list[Tile]], start: Sequence[Sequence[Tile]]) -> list[list[MarkedTile]]:
@@ -190,36 +189,15 @@ class ScoredEnd:
 
 
 def finished_game(racks: Sequence[str], end: str, out: int | None) -> RearrangeState:
-    """A game that has just ended with these racks (only what scoring reads is filled in)."""
-    allocate = Counter[Tile]()
-    rack_ids = []
-    for text in racks:
-        ids = []
-        for tile in parse_tiles(text):
-            ids.append(ids_of(tile)[allocate[tile]])  # the first free copy of the face
-            allocate[tile] += 1
-        rack_ids.append(tuple(ids))
-    seats = len(racks)
-    return RearrangeState(
-        seats=seats,
-        starter=0,
-        ceremony=(),
-        racks=tuple(rack_ids),
-        pool=(),
-        opened=(True,) * seats,
-        passed=(end == "pile",) * seats,
-        left=(False,) * seats,
-        away=(False,) * seats,
-        out=out,
-        end=end,
-    )
+    """A game that has just ended with these racks and an empty pool, everyone opened."""
+    seats = range(len(racks))
+    state = position(list(racks), pool_size=0, opened=seats, passed=seats if end == "pile" else ())
+    return replace(state, out=out, end=end)
 
 
 def scored_end(racks: Sequence[str], end: str, out: int | None, labels: dict[str, Promise], claim: list[int]) -> ScoredEnd:
-    result = score(finished_game(racks, end, out))
-    names = list(PLAYERS[: len(racks)])
-    example = ScoringExample(names, scoring_rows(result, labels), list(result.scores), claim)
-    return ScoredEnd(example, [(name, tile_views(parse_tiles(rack))) for name, rack in zip(names, racks, strict=True)])
+    names = PLAYERS[: len(racks)]
+    return ScoredEnd(scoring_example(score(finished_game(racks, end, out)), names, claim, labels), rack_rows(names, racks))
 
 
 @dataclass(frozen=True)
@@ -237,7 +215,7 @@ class RearrangeExamples:
 def rearrange_examples() -> RearrangeExamples:
     return RearrangeExamples(
         melds=meld_examples(SLUG, MELDS),
-        openings=opening_examples(),
+        openings=opening_examples(OPENINGS, opening_value),
         plays=play_examples(),
         rummy=scored_end(RUMMY_RACKS, "out", 3, SCORE_LABELS, RUMMY_TOTALS),
         pool_out=scored_end(POOL_RACKS, "pile", None, POOL_SCORE_LABELS, POOL_TOTALS),
