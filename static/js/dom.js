@@ -24,10 +24,15 @@ export function clear(node) {
   return node;
 }
 
+/** The data-key of the focused element when it is inside `node` (to focus it again after a redraw). */
+export function focusedKey(node) {
+  const active = document.activeElement;
+  return active && node.contains(active) ? active.dataset.key : null;
+}
+
 /** Replace the children of `node` and put the focus back on the element with the same data-key. */
 export function replaceKeepingFocus(node, children) {
-  const active = document.activeElement;
-  const key = active && node.contains(active) ? active.dataset.key : null;
+  const key = focusedKey(node);
   clear(node).append(...children);
   if (key) {
     const again = node.querySelector(`[data-key="${CSS.escape(key)}"]`);

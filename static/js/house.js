@@ -2,76 +2,42 @@
 // your rack, the opening tray, and the buttons for what the server says you may do now
 // (`view.actions`). Every move is sent as notation (docs/engine.md); the server decides.
 
-import { h } from "./dom.js";
+import { focusedKey, h } from "./dom.js";
+import { GameTable, actionButton, pileSpot } from "./game-table.js";
 import { t, tn } from "./i18n.js";
-import { Rack } from "./rack.js";
-import { avatar, commonBadges, seatColourClass } from "./seats.js";
+import { seatColourClass } from "./seats.js";
 import {
   HOUSE, arrangeMeld, contains, layOffSides, openingTotal, readMeld, tileElement, tileName, tileNames,
 } from "./tiles.js";
-import { rovingGroup } from "./roving.js";
+import { restoreRoving, rovingGroup } from "./roving.js";
 
 const OPENING = 45;
 
-export class HouseTable {
+export class HouseTable extends GameTable {
   constructor(page) {
-    this.page = page;
-    this.els = page.els;
-    this.frame = null;
+    super(page);
     this.gameKey = null;
     this.tray = []; // the opening being assembled: [{ids, faces}]
     this.takeMode = false; // the last discard is chosen for a "take"
-    this.rack = new Rack(this.els.rack, {
-      storageKey: "rack",
-      countElement: page.els.rackCount,
-      onSelect: () => {
-        this.renderControls();
-        this.renderMelds();
-      },
-      onDrop: (data, target, point) => this.dropOn(data, target, point),
-    });
     this.els.melds.addEventListener("click", (event) => this.onMeldClick(event));
     rovingGroup(this.els.melds, ".meld .tile");
     this.els.center.addEventListener("click", (event) => this.onCenterClick(event));
-    this.els.melds.dataset.drop = "table";
-    page.els.sortColour?.addEventListener("click", () => this.rack.sortBy("colour"));
-    page.els.sortNumber?.addEventListener("click", () => this.rack.sortBy("number"));
+  }
+
+  selectionChanged() {
+    this.renderControls();
+    this.renderTable();
   }
 
   // -------------------------------------------------------------------------------------------------
   // Reading the frame
-
-  get view() {
-    return this.frame ? this.frame.view : null;
-  }
-
-  get mine() {
-    return this.frame ? this.frame.seat : null;
-  }
-
-  get me() {
-    const view = this.view;
-    return view && this.mine !== null ? view.players[this.mine] : null;
-  }
-
-  can(action) {
-    const view = this.view;
-    return Boolean(view && view.actions && view.actions.includes(action)) && !this.page.busy;
-  }
-
-  myTurn() {
-    const view = this.view;
-    return Boolean(view && !view.over && this.mine !== null && view.turn === this.mine);
-  }
 
   topDiscard() {
     const view = this.view;
     return view && view.discards.length ? view.discards[view.discards.length - 1] : null;
   }
 
-  render(frame) {
-    const hadFocus = this.els.me.contains(document.activeElement);
-    this.frame = frame;
+  takeFrame(frame) {
     const view = frame.view;
     const game = frame.table.current_game;
     const key = `rack:${frame.table.id}:${game ? game.id : 0}:${frame.seat}`;
@@ -85,12 +51,6 @@ export class HouseTable {
       this.keepTrayInRack();
     }
     if (!this.can("take")) this.takeMode = false;
-    this.renderCenter();
-    this.renderMelds();
-    this.renderMe();
-    this.renderControls();
-    // The button a keyboard player pressed may be gone (the tray after the opening): back to the rack.
-    if (hadFocus && !this.els.me.contains(document.activeElement)) this.rack.focusCurrent();
   }
 
   keepTrayInRack() {
@@ -112,27 +72,18 @@ export class HouseTable {
   // -------------------------------------------------------------------------------------------------
   // The middle of the table: indicator, pile, last discard
 
-  renderCenter() {
-    const view = this.view;
-    const center = this.els.center;
-    if (!view) {
-      center.replaceChildren();
-      return;
-    }
+  centerSpots(view) {
     const indicator = h("div", { class: "spot spot--indicator" },
       h("p", { class: "spot__label" }, t("indicator")),
       tileElement(view.indicator, { inert: true, label: t("indicator_is", { tile: tileName(view.indicator) }) }),
       view.double ? h("p", { class: "double-marker", title: t("double_game_title") }, t("double_game")) : null);
 
     const drawable = this.can("draw");
-    const pile = h("button", {
-      type: "button",
-      class: `pile${drawable ? " is-ready" : ""}`,
+    const pile = pileSpot(t("draw_pile"), view.pile, {
+      drawable,
+      ariaLabel: drawable ? t("draw_from_pile", { count: view.pile }) : tn("pile_count", view.pile),
       dataset: { action: "draw", key: "pile" },
-      disabled: !drawable,
-      "aria-label": drawable ? t("draw_from_pile", { count: view.pile }) : tn("pile_count", view.pile),
-    }, h("span", { class: "pile__stack", "aria-hidden": "true" }), h("span", { class: "pile__count", "aria-hidden": "true" }, String(view.pile)));
-    const pileSpot = h("div", { class: "spot spot--pile" }, h("p", { class: "spot__label" }, t("draw_pile")), pile);
+    });
 
     const top = this.topDiscard();
     const discardSpot = h("div", {
@@ -157,7 +108,7 @@ export class HouseTable {
       discardSpot.append(h("span", { class: "tile tile--slot", "aria-hidden": "true" }));
     }
     if (this.can("discard")) discardSpot.append(h("p", { class: "spot__hint" }, t("drop_to_discard")));
-    center.replaceChildren(indicator, pileSpot, discardSpot);
+    return [indicator, pile, discardSpot];
   }
 
   onCenterClick(event) {
@@ -175,7 +126,7 @@ export class HouseTable {
   // -------------------------------------------------------------------------------------------------
   // Melds on the table
 
-  renderMelds() {
+  renderTable() {
     const view = this.view;
     const container = this.els.melds;
     if (!view) {
@@ -183,8 +134,7 @@ export class HouseTable {
       return;
     }
     const names = this.frame.table.seats.map((seat) => seat.name);
-    const active = document.activeElement;
-    const focusKey = active && container.contains(active) ? active.dataset.key : null;
+    const focusKey = focusedKey(container);
     if (!view.melds.length) {
       container.replaceChildren(h("p", { class: "melds__empty" }, t("no_melds_yet")));
       return;
@@ -216,16 +166,7 @@ export class HouseTable {
       return group;
     });
     container.replaceChildren(...children);
-    const tiles = container.querySelectorAll(".meld .tile");
-    tiles.forEach((tile, index) => { tile.tabIndex = index === 0 ? 0 : -1; });
-    if (focusKey) {
-      const again = container.querySelector(`[data-key="${focusKey}"]`);
-      if (again) {
-        tiles.forEach((tile) => { tile.tabIndex = -1; });
-        again.tabIndex = 0;
-        again.focus({ preventScroll: true });
-      }
-    }
+    restoreRoving(container, ".meld .tile", focusKey);
   }
 
   /** Display only: would the selected tiles go on this meld (laid off at its ends, or taking its
@@ -276,52 +217,13 @@ export class HouseTable {
   // -------------------------------------------------------------------------------------------------
   // You: your bar, the autopilot banner, the opening tray, the buttons
 
-  renderMe() {
-    const frame = this.frame;
+  gameBadges(index) {
     const view = this.view;
-    const mine = this.mine;
-    const meEl = this.els.me;
-    const seated = mine !== null && view && view.rack;
-    meEl.hidden = !seated;
-    if (!seated) return;
-    const info = frame.table.seats[mine];
-    const me = this.me;
-    const turn = this.myTurn();
-    const bar = this.els.meBar;
-    const badges = h("span", { class: "badges" });
-    for (const badge of this.badges(mine, info, me)) badges.append(h("span", { class: `badge badge--${badge.kind}` }, badge.text));
-    const total = frame.table.match && frame.table.match.games_played ? frame.table.match.totals[mine] : null;
-    bar.replaceChildren(
-      avatar(info, { active: turn, clock: this.page.clock }),
-      h("div", { class: "me__who" },
-        h("p", { class: "me__name" }, info.name, " ", h("span", { class: "me__you" }, t("you"))),
-        h("p", { class: "me__status", role: "status" }, this.statusText())),
-      h("div", { class: "me__side" },
-        badges,
-        total !== null ? h("span", { class: "seat__points" }, t("points_short", { points: total })) : null,
-        turn ? h("span", { class: "me__clock", "data-timer": "text" }) : null),
-    );
-    bar.classList.toggle("is-turn", turn);
-    this.els.autopilot.hidden = !(me && me.away && !me.left);
+    return view && view.twin_seat === index ? [{ kind: "twin", text: t("badge_twin"), title: t("badge_twin_title") }] : [];
   }
 
-  badges(index, info, player) {
+  yourTurnText() {
     const view = this.view;
-    const badges = [];
-    if (player && player.opened) badges.push({ kind: "opened", text: t("badge_opened") });
-    if (view && view.twin_seat === index) badges.push({ kind: "twin", text: t("badge_twin"), title: t("badge_twin_title") });
-    return [...badges, ...commonBadges(this.frame, index, info, player)];
-  }
-
-  statusText() {
-    const view = this.view;
-    if (!view) return t("waiting_deal");
-    if (view.over) return t("game_over");
-    const seats = this.frame.table.seats;
-    if (view.turn !== this.mine) {
-      const seat = seats[view.turn];
-      return seat && seat.bot ? t("bot_thinking", { name: seat.name }) : t("their_turn_name", { name: seat ? seat.name : "" });
-    }
     if (view.phase === "draw") return this.can("take") || view.actions.includes("take") ? t("your_turn_draw_or_take") : t("your_turn_draw");
     const me = this.me;
     if (view.turn_no === 0 && view.starter === this.mine && !view.drawn) return me.opened ? t("your_turn_play_opened") : t("your_turn_first");
@@ -329,9 +231,8 @@ export class HouseTable {
   }
 
   renderControls() {
-    const view = this.view;
-    if (!view || this.mine === null || !view.rack) return;
-    this.els.actions.hidden = view.over;
+    if (!this.seated()) return;
+    this.els.actions.hidden = this.view.over;
     this.renderTray();
     this.renderActions();
   }
@@ -375,8 +276,7 @@ export class HouseTable {
       onclick: () => this.layOpening(),
       dataset: { key: "lay-opening" },
     }, t("lay_opening"), h("kbd", { "aria-hidden": "true" }, "O"));
-    const active = document.activeElement;
-    const hadFocus = active && tray.contains(active) ? active.dataset.key : null;
+    const hadFocus = focusedKey(tray);
     tray.replaceChildren(
       h("div", { class: "tray__head" },
         h("h2", { class: "tray__title" }, t("your_opening")),
@@ -394,34 +294,19 @@ export class HouseTable {
     const me = this.me;
     const faces = this.rack.selectedFaces();
     const actions = [];
-    const button = (key, label, shortcut, enabled, onclick, primary = false) => h("button", {
-      type: "button",
-      class: `button${primary && enabled ? " button--primary" : ""}`,
-      disabled: !enabled,
-      onclick,
-      dataset: { key },
-    }, label, shortcut ? h("kbd", { "aria-hidden": "true" }, shortcut) : null);
-
     const turn = this.myTurn();
     if (turn && view.phase === "draw") {
-      actions.push(button("draw", t("draw"), "D", this.can("draw"), () => this.draw(), !this.takeMode));
-      if (this.takeMode) actions.push(button("take", t("lay_with_discard"), "L", faces.length >= 2, () => this.take(), true));
+      actions.push(actionButton("draw", t("draw"), "D", this.can("draw"), () => this.draw(), !this.takeMode));
+      if (this.takeMode) actions.push(actionButton("take", t("lay_with_discard"), "L", faces.length >= 2, () => this.take(), true));
     } else if (me && !me.opened) {
-      actions.push(button("add-opening", t("add_to_opening"), "L", faces.length >= 3, () => this.addToTray()));
+      actions.push(actionButton("add-opening", t("add_to_opening"), "L", faces.length >= 3, () => this.addToTray()));
     } else {
-      actions.push(button("lay", t("lay_meld"), "L", faces.length >= 3 && this.can("lay"), () => this.layMeld(), faces.length >= 3));
+      actions.push(actionButton("lay", t("lay_meld"), "L", faces.length >= 3 && this.can("lay"), () => this.layMeld(), faces.length >= 3));
     }
-    actions.push(button("discard", t("discard"), "X", faces.length === 1 && this.can("discard"), () => this.discard(), faces.length === 1));
+    actions.push(actionButton("discard", t("discard"), "X", faces.length === 1 && this.can("discard"), () => this.discard(), faces.length === 1));
     const main = h("div", { class: "actions__main" }, ...actions);
     const hint = h("p", { class: `actions__hint${faces.length ? " has-selection" : ""}`, "aria-live": "polite" }, this.hintText(faces));
-    const active = document.activeElement;
-    const focusKey = active && this.els.actions.contains(active) ? active.dataset.key : null;
-    this.els.actions.replaceChildren(main, hint);
-    if (focusKey) {
-      const again = this.els.actions.querySelector(`[data-key="${focusKey}"]`);
-      if (again && !again.disabled) again.focus({ preventScroll: true });
-      else this.rack.focusCurrent();
-    }
+    this.showActions(main, hint);
     this.rack.setEnabled(true);
   }
 
@@ -539,10 +424,8 @@ export class HouseTable {
     if (text.startsWith("take")) this.takeMode = false;
   }
 
-  /** Keyboard shortcuts (the page calls this for keys pressed outside form fields). */
-  shortcut(key) {
+  gameShortcut(key) {
     const view = this.view;
-    if (!view || this.mine === null || !view.rack) return false;
     const me = this.me;
     switch (key) {
       case "d": this.draw(); return true;
@@ -560,8 +443,6 @@ export class HouseTable {
           this.renderControls();
         }
         return true;
-      case "c": this.rack.sortBy("colour"); return true;
-      case "n": this.rack.sortBy("number"); return true;
       case "escape": this.takeMode = false; this.rack.clearSelection(); this.renderCenter(); return true;
       default: return false;
     }

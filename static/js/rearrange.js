@@ -5,20 +5,17 @@
 // the clock runs out. The checks here only light the buttons: the server checks the play.
 
 import { enableDrag } from "./drag.js";
-import { h } from "./dom.js";
+import { focusedKey, h } from "./dom.js";
+import { GameTable, actionButton, pileSpot } from "./game-table.js";
 import { t, tn } from "./i18n.js";
-import { Rack } from "./rack.js";
-import { rovingGroup } from "./roving.js";
-import { avatar, commonBadges, seatColourClass } from "./seats.js";
+import { restoreRoving, rovingGroup } from "./roving.js";
 import { REARRANGE, arrangeMeld, readMeld, tileElement, tileName, tileNames } from "./tiles.js";
 
 const DRAFT_DELAY_MS = 600;
 
-export class RearrangeTable {
+export class RearrangeTable extends GameTable {
   constructor(page) {
-    this.page = page;
-    this.els = page.els;
-    this.frame = null;
+    super(page);
     this.turnKey = null; // the turn the scratchpad belongs to
     this.work = null; // the scratchpad: [{key, tiles: [{id, face, from: "table" | "rack"}]}]
     this.startWork = null;
@@ -27,53 +24,28 @@ export class RearrangeTable {
     this.nextKey = 1;
     this.draftTimer = null;
     this.lastDraft = null;
-    this.rack = new Rack(this.els.rack, {
-      storageKey: "rack",
-      countElement: page.els.rackCount,
-      onSelect: () => this.renderControls(),
-      onDrop: (data, target) => this.dropOn(data.ids, target),
-    });
-    this.els.melds.dataset.drop = "table";
     this.els.melds.addEventListener("click", (event) => this.onTableClick(event));
     rovingGroup(this.els.melds, ".meld .tile, .meld__add, .new-set");
     enableDrag(this.els.melds, {
       item: ".tile",
       payload: (element) => this.tablePayload(element),
-      drop: (data, target) => this.dropOn(data.ids, target),
+      drop: (data, target) => this.dropOn(data, target),
     });
-    page.els.sortColour?.addEventListener("click", () => this.rack.sortBy("colour"));
-    page.els.sortNumber?.addEventListener("click", () => this.rack.sortBy("number"));
   }
 
-  get view() {
-    return this.frame ? this.frame.view : null;
+  selectionChanged() {
+    this.renderControls();
   }
 
-  get mine() {
-    return this.frame ? this.frame.seat : null;
-  }
-
-  get me() {
-    const view = this.view;
-    return view && this.mine !== null ? view.players[this.mine] : null;
-  }
-
-  can(action) {
-    const view = this.view;
-    return Boolean(view && view.actions && view.actions.includes(action)) && !this.page.busy;
-  }
-
+  /** Your turn, with a play allowed: the table is your scratchpad. */
   myTurn() {
-    const view = this.view;
-    return Boolean(view && !view.over && this.mine !== null && view.turn === this.mine && view.actions.includes("play"));
+    return this.turnIsMine() && this.view.actions.includes("play");
   }
 
   // -------------------------------------------------------------------------------------------------
   // Frames
 
-  render(frame) {
-    const hadFocus = this.els.me.contains(document.activeElement);
-    this.frame = frame;
+  takeFrame(frame) {
     const view = frame.view;
     const game = frame.table.current_game;
     if (view && view.rack) this.rack.setFaces(view.rack, null, `rack:${frame.table.id}:${game ? game.id : 0}:${frame.seat}`);
@@ -91,11 +63,6 @@ export class RearrangeTable {
       clearTimeout(this.draftTimer);
       this.lastDraft = null;
     }
-    this.renderCenter();
-    this.renderTable();
-    this.renderMe();
-    this.renderControls();
-    if (hadFocus && !this.els.me.contains(document.activeElement)) this.rack.focusCurrent();
   }
 
   beginTurn() {
@@ -285,26 +252,17 @@ export class RearrangeTable {
   // -------------------------------------------------------------------------------------------------
   // Drawing the table
 
-  renderCenter() {
-    const view = this.view;
-    const center = this.els.center;
-    if (!view) {
-      center.replaceChildren();
-      return;
-    }
+  centerSpots(view) {
     const drawable = this.can("draw");
     const pass = view.pool === 0;
-    const pool = h("button", {
-      type: "button",
-      class: `pile${drawable ? " is-ready" : ""}`,
+    const spots = [pileSpot(t("pool"), view.pool, {
+      drawable,
+      ariaLabel: drawable ? (pass ? t("pass") : t("draw_from_pool", { count: view.pool })) : tn("pool_count", view.pool),
       dataset: { key: "pool" },
-      disabled: !drawable,
-      "aria-label": drawable ? (pass ? t("pass") : t("draw_from_pool", { count: view.pool })) : tn("pool_count", view.pool),
       onclick: () => this.draw(),
-    }, h("span", { class: "pile__stack", "aria-hidden": "true" }), h("span", { class: "pile__count", "aria-hidden": "true" }, String(view.pool)));
-    const spots = [h("div", { class: "spot spot--pile" }, h("p", { class: "spot__label" }, t("pool")), pool)];
+    })];
     if (view.ceremony && view.ceremony.length && view.turn_no < view.seats) spots.push(this.ceremony());
-    center.replaceChildren(...spots);
+    return spots;
   }
 
   ceremony() {
@@ -335,8 +293,7 @@ export class RearrangeTable {
       this.els.why.hidden = true;
       return;
     }
-    const active = document.activeElement;
-    const focusKey = active && container.contains(active) ? active.dataset.key : null;
+    const focusKey = focusedKey(container);
     const scratch = Boolean(this.work);
     const hasSelection = scratch && this.selectedIds().length > 0;
     const children = this.sets().map((set, index) => {
@@ -384,16 +341,7 @@ export class RearrangeTable {
     }
     if (!children.length) children.push(h("p", { class: "melds__empty" }, t("rr_no_sets")));
     container.replaceChildren(...children);
-    const focusables = container.querySelectorAll(".meld .tile, .meld__add, .new-set");
-    focusables.forEach((element, index) => { element.tabIndex = index === 0 ? 0 : -1; });
-    if (focusKey) {
-      const again = container.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-      if (again && !again.disabled) {
-        focusables.forEach((element) => { element.tabIndex = -1; });
-        again.tabIndex = 0;
-        again.focus({ preventScroll: true });
-      }
-    }
+    restoreRoving(container, ".meld .tile, .meld__add, .new-set", focusKey);
     this.renderWhy();
   }
 
@@ -435,8 +383,9 @@ export class RearrangeTable {
     return { ids, elements: ids.map((each) => this.els.melds.querySelector(`[data-id="${CSS.escape(String(each))}"]`)).filter(Boolean) };
   }
 
-  dropOn(ids, target) {
+  dropOn(data, target) {
     if (!target || !this.work) return;
+    const ids = data.ids;
     const kind = target.dataset.drop;
     if (kind === "set") this.moveTiles(ids, target.dataset.set);
     else if (kind === "table") this.moveTiles(ids, null);
@@ -446,83 +395,34 @@ export class RearrangeTable {
   // -------------------------------------------------------------------------------------------------
   // You: the bar and the buttons
 
-  renderMe() {
-    const frame = this.frame;
-    const view = this.view;
-    const mine = this.mine;
-    const seated = mine !== null && view && view.rack;
-    this.els.me.hidden = !seated;
-    if (!seated) return;
-    const info = frame.table.seats[mine];
-    const me = this.me;
-    const turn = Boolean(view && !view.over && view.turn === mine);
-    const badges = h("span", { class: "badges" });
-    for (const badge of this.badges(mine, info, me)) badges.append(h("span", { class: `badge badge--${badge.kind}` }, badge.text));
-    const total = frame.table.match && frame.table.match.games_played ? frame.table.match.totals[mine] : null;
-    this.els.meBar.replaceChildren(
-      avatar(info, { active: turn, clock: this.page.clock }),
-      h("div", { class: "me__who" },
-        h("p", { class: "me__name" }, info.name, " ", h("span", { class: "me__you" }, t("you"))),
-        h("p", { class: "me__status", role: "status" }, this.statusText())),
-      h("div", { class: "me__side" }, badges,
-        total !== null ? h("span", { class: "seat__points" }, t("points_short", { points: total })) : null,
-        turn ? h("span", { class: "me__clock", "data-timer": "text" }) : null),
-    );
-    this.els.meBar.classList.toggle("is-turn", turn);
-    this.els.autopilot.hidden = !(me && me.away && !me.left);
+  gameBadges(index, player) {
+    return player && player.passed ? [{ kind: "left", text: t("badge_passed") }] : [];
   }
 
-  badges(index, info, player) {
-    const badges = [];
-    if (player && player.opened) badges.push({ kind: "opened", text: t("badge_opened") });
-    if (player && player.passed) badges.push({ kind: "left", text: t("badge_passed") });
-    return [...badges, ...commonBadges(this.frame, index, info, player)];
-  }
-
-  statusText() {
+  yourTurnText() {
     const view = this.view;
-    if (!view) return t("waiting_deal");
-    if (view.over) return t("game_over");
-    if (view.turn !== this.mine) {
-      const seat = this.frame.table.seats[view.turn];
-      return seat && seat.bot ? t("bot_thinking", { name: seat.name }) : t("their_turn_name", { name: seat ? seat.name : "" });
-    }
     const me = this.me;
     if (me && !me.opened) return t("rr_your_turn_opening", { needed: view.opening_minimum });
     return t("rr_your_turn");
   }
 
   renderControls() {
+    if (!this.seated()) return;
     const view = this.view;
-    if (!view || this.mine === null || !view.rack) return;
     this.els.actions.hidden = view.over;
     this.els.tray.hidden = true;
     const scratch = Boolean(this.work);
     const selected = scratch ? this.selectedIds().length : 0;
     const ready = scratch && this.whyNot() === null;
-    const button = (key, label, shortcut, enabled, onclick, primary = false) => h("button", {
-      type: "button",
-      class: `button${primary && enabled ? " button--primary" : ""}`,
-      disabled: !enabled,
-      onclick,
-      dataset: { key },
-    }, label, shortcut ? h("kbd", { "aria-hidden": "true" }, shortcut) : null);
     const pass = view.pool === 0;
     const main = h("div", { class: "actions__main" },
-      button("end", t("end_turn"), "E", ready && this.can("play"), () => this.endTurn(), true),
-      button("draw", pass ? t("pass") : t("draw_tile"), "D", this.can("draw"), () => this.draw()),
-      button("new-set", t("new_set"), "L", scratch && selected > 0, () => this.moveTiles(this.selectedIds(), null)),
-      button("take-back", t("take_back"), "Z", scratch && this.history.length > 0, () => this.takeBack()),
-      button("undo", t("undo_turn"), "U", scratch && this.history.length > 0, () => this.undoTurn()));
+      actionButton("end", t("end_turn"), "E", ready && this.can("play"), () => this.endTurn(), true),
+      actionButton("draw", pass ? t("pass") : t("draw_tile"), "D", this.can("draw"), () => this.draw()),
+      actionButton("new-set", t("new_set"), "L", scratch && selected > 0, () => this.moveTiles(this.selectedIds(), null)),
+      actionButton("take-back", t("take_back"), "Z", scratch && this.history.length > 0, () => this.takeBack()),
+      actionButton("undo", t("undo_turn"), "U", scratch && this.history.length > 0, () => this.undoTurn()));
     const hint = h("p", { class: `actions__hint${selected ? " has-selection" : ""}`, "aria-live": "polite" }, this.hintText(selected));
-    const active = document.activeElement;
-    const focusKey = active && this.els.actions.contains(active) ? active.dataset.key : null;
-    this.els.actions.replaceChildren(main, hint);
-    if (focusKey) {
-      const again = this.els.actions.querySelector(`[data-key="${focusKey}"]`);
-      if (again && !again.disabled) again.focus({ preventScroll: true });
-      else this.rack.focusCurrent();
-    }
+    this.showActions(main, hint);
     // The "+" buttons on the sets come and go with the selection.
     if (scratch && Boolean(this.els.melds.querySelector(".meld__add")) !== selected > 0) this.renderTable();
   }
@@ -534,16 +434,13 @@ export class RearrangeTable {
     return tn("hint_rr_selected", selected);
   }
 
-  shortcut(key) {
-    if (!this.view || this.mine === null || !this.view.rack) return false;
+  gameShortcut(key) {
     switch (key) {
       case "e": this.endTurn(); return true;
       case "d": this.draw(); return true;
       case "l": this.moveTiles(this.selectedIds(), null); return true;
       case "z": this.takeBack(); return true;
       case "u": this.undoTurn(); return true;
-      case "c": this.rack.sortBy("colour"); return true;
-      case "n": this.rack.sortBy("number"); return true;
       case "escape": this.picked.clear(); this.rack.clearSelection(); this.renderTable(); return true;
       default: return false;
     }

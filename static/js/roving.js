@@ -24,3 +24,17 @@ export function rovingGroup(container, selector) {
     for (const item of container.querySelectorAll(selector)) item.tabIndex = item === current ? 0 : -1;
   });
 }
+
+/** After the group was drawn again: one Tab stop (the first item), or the item whose data-key is
+ * `focusKey` focused again when it is still there and enabled. */
+export function restoreRoving(container, selector, focusKey) {
+  const items = container.querySelectorAll(selector);
+  items.forEach((item, index) => { item.tabIndex = index === 0 ? 0 : -1; });
+  if (!focusKey) return;
+  const again = container.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+  if (again && !again.disabled) {
+    items.forEach((item) => { item.tabIndex = -1; });
+    again.tabIndex = 0;
+    again.focus({ preventScroll: true });
+  }
+}
