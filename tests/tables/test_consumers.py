@@ -63,6 +63,17 @@ async def drain(communicator: WebsocketCommunicator, frames: list[dict[str, Any]
     return latest
 
 
+async def codes_until_closed(communicator: WebsocketCommunicator) -> tuple[list[str | None], int]:
+    """Read frames until the server closes the socket: each frame's error code (None for other frames),
+    and the close code."""
+    codes = []
+    while True:
+        output = await communicator.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return codes, output["code"]
+        codes.append(json.loads(output["text"]).get("code"))
+
+
 def keys_in(value: Any) -> set[str]:
     if isinstance(value, dict):
         return set(value) | {key for item in value.values() for key in keys_in(item)}
@@ -217,13 +228,8 @@ async def test_a_flood_of_frames_closes_the_connection_with_1008():
     await receive(client)
     for _ in range(60):
         await client.send_json_to({"type": "ping"})
-    codes = []
-    while True:
-        output = await client.receive_output(timeout=5)
-        if output["type"] == "websocket.close":
-            assert output["code"] == 1008
-            break
-        codes.append(json.loads(output["text"]).get("code"))
+    codes, closed_with = await codes_until_closed(client)
+    assert closed_with == 1008
     assert "rate_limited" in codes
 
 
