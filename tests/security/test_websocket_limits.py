@@ -16,7 +16,7 @@ from apps.tables.consumers import MAX_FRAME_BYTES, RATE_BURST
 from apps.tables.models import Game, MoveLog, Table
 from rummysite.asgi import application
 from tests.tables.helpers import make_user
-from tests.tables.test_consumers import HOST, connect, receive
+from tests.tables.test_consumers import HOST, codes_until_closed, connect, receive
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 db = sync_to_async
@@ -61,13 +61,8 @@ async def test_a_burst_up_to_the_limit_is_served_and_the_next_frame_closes_with_
         assert (await receive(client))["code"] == "unknown_type"
     for _ in range(20):  # past it
         await client.send_json_to({"type": "nothing-at-all"})
-    codes = []
-    while True:
-        output = await client.receive_output(timeout=5)
-        if output["type"] == "websocket.close":
-            assert output["code"] == 1008
-            break
-        codes.append(json.loads(output["text"]).get("code"))
+    codes, closed_with = await codes_until_closed(client)
+    assert closed_with == 1008
     assert codes[-1] == "rate_limited"
 
 
