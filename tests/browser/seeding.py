@@ -60,27 +60,15 @@ def midgame_position() -> object:
 def rearrange_position() -> object:
     """Seat 0 opened earlier and is to play; r3 r4 r5 r6 and k9 y9 b9 are on the table. The rack holds a
     group of 2s (b2 y2 k2) and r7, which extends the run."""
-    from apps.engine.rearrange.state import RearrangeState
-    from apps.engine.tiles import TILE_COUNT, ids_of, parse_tiles
+    from apps.engine.rearrange.positions import position
 
-    free = set(range(TILE_COUNT))
-
-    def take(text: str) -> tuple[int, ...]:
-        taken = []
-        for face in parse_tiles(text):
-            copy = next(tile for tile in ids_of(face) if tile in free)
-            free.remove(copy)
-            taken.append(copy)
-        return tuple(taken)
-
-    table = (take("r3 r4 r5 r6"), take("k9 y9 b9"))
-    racks = (
-        tuple(sorted(take("b2 y2 k2 r7 y11 b12 k13 y5 b6 k6"))),
-        tuple(sorted(take("r10 r11 y7 b7 k7 b3 b4 k4 y4 r1"))),
-    )
-    return RearrangeState(
-        seats=2, starter=1, ceremony=(), racks=racks, pool=tuple(sorted(free)), table=table,
-        opened=(True, True), turn=0, turn_no=4, passed=(False, False), left=(False, False), away=(False, False),
+    return position(
+        ["b2 y2 k2 r7 y11 b12 k13 y5 b6 k6", "r10 r11 y7 b7 k7 b3 b4 k4 y4 r1"],
+        table="r3 r4 r5 r6 | k9 y9 b9",
+        opened=[0, 1],
+        starter=1,
+        turn=0,
+        turn_no=4,
     )
 
 

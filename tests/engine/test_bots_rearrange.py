@@ -12,8 +12,9 @@ from apps.engine.bots import get_bot
 from apps.engine.game import Draw, Move
 from apps.engine.rearrange import RULES
 from apps.engine.rearrange.moves import Play
+from apps.engine.rearrange.positions import position as rearrange_position
 from apps.engine.rearrange.state import RearrangeState
-from apps.engine.tiles import TILE_COUNT, TileId, ids_of, parse_melds, parse_tiles, tile_of
+from apps.engine.tiles import tile_of
 
 GAME = "tile-rummy-rearrange"
 
@@ -35,35 +36,8 @@ def play_game(levels: list[str], seed: int) -> tuple[RearrangeState, list[tuple[
 def position(racks: Sequence[str], table: str, *, opened: Sequence[bool], pool: int = 30) -> RearrangeState:
     """A position in notation: the racks, the table (sets separated by '|'); every other tile is in the
     pool (`pool` of them; the rest are out of the game, in `gone`)."""
-    free = set(range(TILE_COUNT))
-
-    def take(text: str) -> tuple[TileId, ...]:
-        ids = []
-        for face in parse_tiles(text):
-            copy = next(tile for tile in ids_of(face) if tile in free)
-            free.remove(copy)
-            ids.append(copy)
-        return tuple(ids)
-
-    rack_ids = tuple(tuple(sorted(take(rack))) for rack in racks)
-    table_ids = tuple(take(" ".join(str(tile) for tile in meld)) for meld in parse_melds(table))
-    rest = sorted(free)
-    seats = len(racks)
-    return RearrangeState(
-        seats=seats,
-        starter=0,
-        ceremony=(),
-        racks=rack_ids,
-        pool=tuple(rest[:pool]),
-        table=table_ids,
-        opened=tuple(opened),
-        turn=0,
-        turn_no=10,
-        passed=(False,) * seats,
-        left=(False,) * seats,
-        away=(False,) * seats,
-        gone=tuple(rest[pool:]),
-    )
+    seats_opened = [seat for seat, flag in enumerate(opened) if flag]
+    return rearrange_position(racks, table=table, opened=seats_opened, pool_size=pool, turn_no=10)
 
 
 @pytest.mark.parametrize("levels", [["easy", "easy"], ["hard", "greedy"], ["greedy", "easy", "hard"], ["hard", "easy", "easy", "easy"]])
