@@ -28,6 +28,11 @@ def rack_faces(page) -> list[str]:  # type: ignore[no-untyped-def]
     return page.locator("#rack .tile").evaluate_all("tiles => tiles.map(t => t.dataset.face)")
 
 
+def click_rack(page, face: str) -> None:  # type: ignore[no-untyped-def]
+    """Select a tile of this face on the rack (one not selected yet)."""
+    page.locator(f'#rack .tile[data-face="{face}"][aria-pressed="false"]').first.click()
+
+
 def test_with_the_keyboard_alone_a_player_selects_lays_an_opening_and_discards(site, new_page):
     page = new_page()
     url = seeded_table(site, page)

@@ -5,7 +5,7 @@ The position comes from the test-only hook in tests/browser/seeding.py."""
 from __future__ import annotations
 
 from tests.browser.conftest import screenshot
-from tests.browser.test_house_keyboard import rack_faces, seeded_table
+from tests.browser.test_house_keyboard import click_rack, rack_faces, seeded_table
 
 
 def meld_faces(page, index: int) -> list[str]:  # type: ignore[no-untyped-def]
@@ -18,10 +18,6 @@ def wait_meld(page, index: int, faces: list[str]) -> None:  # type: ignore[no-un
         " return m && JSON.stringify([...m.querySelectorAll('.tile')].map(t => t.dataset.face)) === JSON.stringify(want); }",
         arg=[index, faces],
     )
-
-
-def click_rack(page, face: str) -> None:  # type: ignore[no-untyped-def]
-    page.locator(f'#rack .tile[data-face="{face}"][aria-pressed="false"]').first.click()
 
 
 def test_take_the_discard_lay_off_by_drag_take_a_joker_reorder_and_discard_by_drop(site, new_page):

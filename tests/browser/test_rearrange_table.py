@@ -5,17 +5,13 @@ legal table is played. The position comes from the test-only hook in tests/brows
 from __future__ import annotations
 
 from tests.browser.conftest import PHONE, screenshot
-from tests.browser.test_house_keyboard import rack_faces, seeded_table
+from tests.browser.test_house_keyboard import click_rack, rack_faces, seeded_table
 
 
 def table_sets(page) -> list[list[str]]:  # type: ignore[no-untyped-def]
     return page.locator("#melds .meld").evaluate_all(
         "sets => sets.map(s => [...s.querySelectorAll('.tile')].map(t => t.dataset.face))"
     )
-
-
-def click_rack(page, face: str) -> None:  # type: ignore[no-untyped-def]
-    page.locator(f'#rack .tile[data-face="{face}"][aria-pressed="false"]').first.click()
 
 
 def test_the_scratchpad_explains_end_turn_takes_back_undoes_and_plays(site, new_page):
