@@ -72,32 +72,41 @@ def rearrange_position() -> object:
     )
 
 
-def seeded_rearrange_table(host_id: int) -> int:
-    """Two players (the host and a second person made here, who never moves), the position above."""
+def put_state(table_id: int, state: object, *, with_deal: bool = False) -> int:
+    """Put `state` in the table's current game as if play had just reached it: a fresh turn clock, a new
+    version. `with_deal`: the state is a fresh deal, recorded as the game's deal."""
     from django.db import transaction
     from django.utils import timezone
 
-    from apps.accounts.models import User
     from apps.engine.game import get_rules
-    from apps.tables import services
     from apps.tables.models import Game, Table
 
-    host = User.objects.get(pk=host_id)
-    rival, _ = User.objects.get_or_create(username="Rival-player")
-    table = services.table_open(host=host, game="tile-rummy-rearrange", seat_count=2, turn_seconds=120)
-    services.table_join(table_id=table.pk, user=rival)
-    services.table_start(table_id=table.pk, by=host)
-    rules = get_rules("tile-rummy-rearrange")
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
+        table = Table.objects.select_for_update().get(pk=table_id)
+        rules = get_rules(table.game)
         game = Game.objects.select_for_update().get(pk=table.current_game_id)
-        game.state = rules.to_dict(rearrange_position())
+        game.state = rules.to_dict(state)
+        if with_deal:
+            game.deal = rules.deal_of(state)
         game.deadline = timezone.now() + timedelta(seconds=table.turn_seconds)
         game.save()
         table.due_action, table.due_at = Table.Due.TIMEOUT, game.deadline
         table.version += 1
         table.save()
     return table.pk
+
+
+def seeded_rearrange_table(host_id: int) -> int:
+    """Two players (the host and a second person made here, who never moves), the position above."""
+    from apps.accounts.models import User
+    from apps.tables import services
+
+    host = User.objects.get(pk=host_id)
+    rival, _ = User.objects.get_or_create(username="Rival-player")
+    table = services.table_open(host=host, game="tile-rummy-rearrange", seat_count=2, turn_seconds=120)
+    services.table_join(table_id=table.pk, user=rival)
+    services.table_start(table_id=table.pk, by=host)
+    return put_state(table.pk, rearrange_position())
 
 
 def going_out_position() -> object:
@@ -117,35 +126,19 @@ def going_out_position() -> object:
 
 
 def seeded_house_table(host_id: int, seed: int | None = None, state: object = None, match_length: int = 1) -> int:
-    from django.db import transaction
-    from django.utils import timezone
-
     from apps.accounts.models import User
     from apps.engine.game import get_rules
     from apps.tables import services
-    from apps.tables.models import Game, Table
 
     host = User.objects.get(pk=host_id)
     table = services.table_open(
         host=host, game="tile-rummy", seat_count=2, turn_seconds=60, bots=["hard"], match_length=match_length
     )
     services.table_start(table_id=table.pk, by=host)
-    rules = get_rules("tile-rummy")
     if state is None:
-        state = rules.new_game(2, random.Random(seed), starter=0)
-    with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
-        game = Game.objects.select_for_update().get(pk=table.current_game_id)
-        now = timezone.now()
-        game.state = rules.to_dict(state)
-        if seed is not None:  # a position mid-game has no deal of its own: its record is not replayable
-            game.deal = rules.deal_of(state)
-        game.deadline = now + timedelta(seconds=table.turn_seconds)
-        game.save()
-        table.due_action, table.due_at = Table.Due.TIMEOUT, game.deadline
-        table.version += 1
-        table.save()
-    return table.pk
+        state = get_rules("tile-rummy").new_game(2, random.Random(seed), starter=0)
+    # A position mid-game has no deal of its own: its record is not replayable.
+    return put_state(table.pk, state, with_deal=seed is not None)
 
 
 def main() -> None:
