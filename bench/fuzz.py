@@ -41,13 +41,16 @@ def generate(count: int, seed: int) -> list[Any]:
     from tests.fuzz.frames import frames
 
     collected: list[Any] = []
-    batch = 100
+    batch = 10  # small examples: a long list overruns Hypothesis's per-example budget and is thrown away
+    started = time.monotonic()
 
     @settings(max_examples=(count + batch - 1) // batch, database=None, deadline=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck), derandomize=False)
     @given(st.lists(frames(), min_size=batch, max_size=batch))
     def collect(drawn: list[Any]) -> None:
         collected.extend(drawn)
+        if len(collected) % 10_000 < batch:
+            print(f"  {len(collected)} frames generated ({time.monotonic() - started:.0f} s)", flush=True)
 
     import random
 
@@ -126,7 +129,7 @@ def shape_of(frame: Any, version: int) -> str:
 
 async def connection(url: str, table: dict[str, Any], role: str, frames: list[Any], figures: Figures) -> None:
     from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
 
     from tests.fuzz.frames import MAX_FRAME_BYTES, READ_ONLY
 
@@ -170,7 +173,7 @@ async def connection(url: str, table: dict[str, Any], role: str, frames: list[An
         except ConnectionClosed as closed:
             figures.closes[f"{closed.rcvd.code if closed.rcvd else '?'} unexpected"] += 1
             figures.problems.append(f"table {table['id']} {role}: closed {closed}")
-        except (OSError, TimeoutError) as error:
+        except (OSError, TimeoutError, InvalidStatus) as error:
             figures.problems.append(f"table {table['id']} {role}: {type(error).__name__} {error}")
             await asyncio.sleep(1)
 

@@ -136,8 +136,14 @@ else:
             # A consumer waits for its messages with BZPOPMIN for up to 5 s at a time; redis-py 8
             # reads with a default socket timeout of 5 s too, so a quiet process's wait timed out
             # (redis TimeoutError) and every one of its WebSockets was closed with 1011. The socket
-            # timeout must be longer than that wait.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}], "capacity": 1500, "expiry": 30},
+            # timeout must be longer than that wait. redis-py's async pool also refuses a command (it does
+            # not wait) beyond 100 connections in use at once, which a process's WebSockets connecting
+            # together (a restart) exceed: the pool may grow to 1000.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections": 1000}],
+                "capacity": 1500,
+                "expiry": 30,
+            },
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}

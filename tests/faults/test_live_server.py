@@ -126,3 +126,17 @@ def test_a_socket_stays_open_through_a_quiet_spell_longer_than_redis_read_timeou
         return json.loads(await asyncio.wait_for(ws.recv(), 10))
 
     assert run_in_thread(run())["type"] == "pong"
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="the connection pool that matters is Redis's")
+def test_many_sockets_connecting_at_once_all_get_in(server):
+    """redis-py's pool refused commands beyond 100 connections in use at once: a crowd connecting to one
+    process together (as after a restart) lost some of its sockets with 1011."""
+    url, _ = server
+
+    async def run() -> int:
+        sockets = await asyncio.gather(*(lobby(url) for _ in range(150)))
+        await asyncio.gather(*(ws.close() for ws in sockets))
+        return len(sockets)
+
+    assert run_in_thread(run()) == 150
