@@ -52,16 +52,16 @@ and exact: it explores every way of building the table, up to interchangeable ch
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
 from itertools import combinations, permutations, product
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from apps.engine.errors import InvalidMove
 from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld, try_read_meld
-from apps.engine.tiles import JOKER, Tile
+from apps.engine.tiles import COLOURS, JOKER, Tile
 
 __all__ = ["Solution", "default_weight", "solve", "solve_opening"]
 
@@ -88,6 +88,27 @@ class Solution:
     score: int
     value: int
     opening_points: int | None = None
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def _memo(function: _Function) -> _Function:
+    """`functools.cache` for positional arguments, keyed by the plain tuple of the arguments: the garbage
+    collector stops tracking a tuple of ints, but never the list that `cache` makes its key (these caches
+    live as long as the process, and a full collection walks every tracked object)."""
+    table: dict[tuple[Any, ...], Any] = {}
+    missing = object()
+
+    def memoised(*args: Any) -> Any:
+        found = table.get(args, missing)
+        if found is missing:
+            found = table[args] = function(*args)
+        return found
+
+    memoised.__doc__ = function.__doc__
+    memoised.cache_clear = table.clear  # type: ignore[attr-defined]
+    return cast(_Function, memoised)
 
 
 # --- item kinds and run codes ----------------------------------------------------------------------------
@@ -206,26 +227,27 @@ POOL_X_MASK = (1 << (4 * ACC_BITS + X_BITS)) - 1  # the pool and the extra bits,
 PTS_SHIFT = X_SHIFT + X_BITS
 LOW_MASK = (1 << PTS_SHIFT) - 1
 HOST = 1 << HOST_SHIFT
+LAYER_SHIFT = 48  # a walk's caches: keys past the state bits that moves depend on (pool, extra, points)
 
 
-class CellOption(NamedTuple):
-    """One way to use the tiles of a cell: the colour's new run tuple, the group pool's share (table, rack,
-    kept jokers), the counts used, and the plan (for rebuilding the table): for each old run the item that
-    extends it (None: it ends), the items that start new runs, and where each new-tuple run comes from."""
+CellOption = tuple[
+    tuple[int, ...],  # desc: the colour's new run tuple
+    tuple[int, int, int],  # pool: the group pool's share (table tiles, rack tiles, kept jokers)
+    int,  # placed: rack tiles (numbered) placed at this cell
+    int,  # kept: kept table jokers placed here
+    int,  # rack_jokers: jokers from the rack placed in runs here
+    int,  # freed: freed jokers placed in runs here
+    int,  # waiting: change in the number of designated runs waiting for their freed joker
+    tuple[int | None, ...],  # extend: for each old run the item that extends it (None: it ends)
+    tuple[int, ...],  # starts: the items that start new runs
+    tuple[int, ...],  # order: where each new-tuple run comes from
+]
+"""One way to use the tiles of a cell: the colour's new run tuple, the group pool's share, the counts used,
+and the plan (for rebuilding the table). A plain tuple (not a NamedTuple): the garbage collector stops
+tracking tuples of ints, and thousands of options are kept for the life of the process."""
 
-    desc: tuple[int, ...]
-    pool: tuple[int, int, int]
-    placed: int  # rack tiles (numbered) placed at this cell
-    kept: int  # kept table jokers placed here
-    rack_jokers: int  # jokers from the rack placed in runs here
-    freed: int  # freed jokers placed in runs here
-    waiting: int  # change in the number of designated runs waiting for their freed joker
-    extend: tuple[int | None, ...]
-    starts: tuple[int, ...]
-    order: tuple[int, ...]
 
-
-@cache
+@_memo
 def _cell_options(
     desc: tuple[int, ...],
     table: int,
@@ -252,17 +274,17 @@ def _cell_options(
         option
         for option in _raw_options(desc, table, rack, kept_max, jokers, freed, designate, host)
         if _viable(
-            option.desc,
+            option[0],
             real1,
             real2,
-            jokers - option.rack_jokers + freed - option.freed + spare - option.kept,
-            freed - option.freed,
+            jokers - option[4] + freed - option[5] + spare - option[3],
+            freed - option[5],
             rack_ahead,
         )
     )
 
 
-@cache
+@_memo
 def _raw_options(
     desc: tuple[int, ...],
     table: int,
@@ -287,7 +309,7 @@ def _raw_options(
             left = dict(items)  # what the extensions left (the generator has taken them out)
             for starts, pool in _starts(left, designate, host):
                 for option in _options(desc, extend, starts, pool, placed, kept, rack_jokers, freed_used, freed, designate):
-                    key = (option.desc, option.pool, placed, kept, rack_jokers, freed_used)
+                    key = (option[0], option[1], placed, kept, rack_jokers, freed_used)
                     found.setdefault(key, option)
     return tuple(found.values())
 
@@ -408,7 +430,7 @@ def _option(
         # legal run from now on.
         runs = [(3 if _freed(code) and _rack(code) == 2 else code, source) for code, source in runs]
     runs.sort()
-    return CellOption(
+    return (
         tuple(code for code, _ in runs),
         pool,
         placed,
@@ -448,7 +470,7 @@ def _viable(desc: tuple[int, ...], real1: int, real2: int, jokers: int, freed_le
 Group = tuple[tuple[int, int], ...]  # (colour index or -1 for a joker, item kind)
 
 
-@cache
+@_memo
 def _group_split(pool: tuple[tuple[int, int, int], ...], jokers: int, freed: int, lone_ok: bool) -> tuple[Group, ...] | None:
     """Split a number's group pool (per colour: table tiles, rack tiles, kept jokers of that colour) plus
     `jokers` rack jokers and `freed` freed jokers into legal groups, or None. A group has 3-4 tiles of
@@ -557,18 +579,21 @@ class _Problem:
 class _Step(NamedTuple):
     colour: int  # -1: the group step of `number`
     number: int
-    info: object
+    info: int  # the plan: a cell option's id, or a group split's id
 
 
-@cache
+@_memo
 def _subsets(mask: int, size: int) -> tuple[int, ...]:
     """Every way to pick `size` of the bits set in `mask`."""
     bits = [bit for bit in range(8) if mask >> bit & 1]
     return tuple(sum(1 << bit for bit in chosen) for chosen in combinations(bits, size))
 
 
-Move = tuple[int, int, object]  # (state delta, value gain, plan: a cell option's id, or a group split)
-Moves = tuple[Move, ...]
+# Moves: flat tuples of ints, three per move: state delta, value gain, plan (a cell option's id, or a group
+# split's id). Flat, the garbage collector stops tracking them at its first look (a tuple of tuples can take
+# it a few collections, and what it still tracks then is promoted to the oldest generation, which makes the
+# next full collection come sooner); and `zip(it, it, it)` walks them as fast as a tuple of triples.
+Moves = tuple[int, ...]
 Found = tuple[int, list[_Step], int]  # (value, steps, rack jokers kept in hand)
 
 
@@ -581,58 +606,88 @@ class _Walk:
 
     def __init__(self, problem: _Problem) -> None:
         self.problem = problem
-        table, rack = problem.table, problem.rack
-        self.real = [[table[colour][number] + rack[colour][number] for number in range(16)] for colour in range(4)]
-        self.rack_after = [[0] * 14 for _ in range(4)]
-        for colour in range(4):
-            after = 0
-            for number in range(13, -1, -1):
-                self.rack_after[colour][number] = min(2, after)
-                after += rack[colour][number] if number else 0
-        self.rack_colours = [sum(1 for colour in range(4) if rack[colour][number]) for number in range(14)]
-        self.kept_here = [[0] * 14 for _ in range(4)]
-        self.freed_here = [[0] * 14 for _ in range(4)]
+        table, rack, weight = problem.table, problem.rack, problem.weight
+        self.rack_colours = [
+            (rack[0][number] > 0) + (rack[1][number] > 0) + (rack[2][number] > 0) + (rack[3][number] > 0)
+            for number in range(15)
+        ]
+        kept_here = [[0] * 14 for _ in range(4)]
+        freed_here = [[0] * 14 for _ in range(4)]
         self.due_at = [0] * 14
         for index, joker in enumerate(problem.table_jokers):
             for key in joker.faces:
-                self.kept_here[key // 13][key % 13 + 1] |= 1 << (2 * index)
-                self.freed_here[key // 13][key % 13 + 1] |= 1 << (2 * index + 1)
+                kept_here[key // 13][key % 13 + 1] |= 1 << (2 * index)
+                freed_here[key // 13][key % 13 + 1] |= 1 << (2 * index + 1)
             self.due_at[joker.number] |= 3 << (2 * index)
-        self.weight = problem.weight
+        self.weight = weight
         self.opening = problem.opening
         # A joker kept in hand can be added to the finished table at the end (`_add_jokers`): worth `held`.
-        self.held = max(problem.weight[52], 0) if problem.rack_jokers and problem.hold_jokers else 0
-        self.cache: list[dict[int, Moves]] = [{} for _ in range(self.LAYERS)]
-        # What a cell's moves depend on besides the state (see `_cell_moves`).
-        self.inputs: list[_CellInputs] = []
-        for layer in range(self.LAYERS):
-            colour, number = layer % 5, layer // 5 + 1
-            if colour == 4:
-                self.inputs.append(_NO_CELL)
-                continue
-            self.inputs.append(
-                _CellInputs(
-                    colour,
-                    table[colour][number],
-                    rack[colour][number],
-                    self.real[colour][number + 1],
-                    self.real[colour][number + 2],
-                    self.rack_after[colour][number],
-                    self.kept_here[colour][number],
-                    self.freed_here[colour][number],
-                    problem.weight[colour * 13 + number - 1],
-                    problem.weight[52],
-                    number if problem.opening else 0,
-                    tuple(self.real[other][number] for other in range(colour + 1, 4)),
-                )
-            )
+        self.held = max(weight[52], 0) if problem.rack_jokers and problem.hold_jokers else 0
+        # Moves by layer and what they depend on in the state: one dict (fewer objects for the garbage
+        # collector to follow), keyed by the state's bits | layer << LAYER_SHIFT.
+        self.cache: dict[int, Moves] = {}
+        # What a cell's moves depend on besides the state (see `cell_moves`): the inputs themselves are
+        # made on the first miss only (`_inputs`); their id and the pool check's key at once.
+        real = [[table[colour][number] + rack[colour][number] for number in range(16)] for colour in range(4)]
+        self.real = real
+        self.kept_here, self.freed_here = kept_here, freed_here
+        self.inputs: list[_CellInputs | None] = [None] * self.LAYERS
+        self.input_ids = [0] * self.LAYERS
+        self.pool_keys = [0] * self.LAYERS
+        self.rack_after = [[0] * 14 for _ in range(4)]
+        joker_weight = weight[52]
+        for colour in range(4):
+            on_table, on_rack, colour_real, after_row = table[colour], rack[colour], real[colour], self.rack_after[colour]
+            kept_row, freed_row = kept_here[colour], freed_here[colour]
+            after = 0
+            for number in range(13, 0, -1):
+                after_row[number] = after if after < 2 else 2
+                layer = (number - 1) * 5 + colour
+                rest = 0
+                for other in range(colour + 1, 4):
+                    rest |= real[other][number] << (2 * (other - colour - 1))
+                code = (
+                    on_table[number] | on_rack[number] << 2 | colour_real[number + 1] << 4 | colour_real[number + 2] << 6
+                    | after_row[number] << 8 | kept_row[number] << 10 | freed_row[number] << 14 | colour << 18
+                )  # fmt: skip
+                input_key = (code, weight[colour * 13 + number - 1], joker_weight, number if problem.opening else 0)
+                found = _INPUT_IDS.get(input_key)
+                if found is None:
+                    found = _INPUT_IDS[input_key] = next(_IDS) << _SMALL_BITS
+                    if len(_INPUT_IDS) > _CACHE_LIMIT:
+                        _INPUT_IDS.clear()
+                self.input_ids[layer] = found
+                self.pool_keys[layer] = (colour | rest << 2) << (4 * ACC_BITS + 3)
+                after += on_rack[number]
         # What numbered rack tiles are worth, up to each cell (for budgets).
         self.passed: list[int] = []
         total = 0
         for number in range(1, 14):
             for colour in range(4):
-                total += max(problem.weight[colour * 13 + number - 1], 0) * rack[colour][number]
+                total += max(weight[colour * 13 + number - 1], 0) * rack[colour][number]
                 self.passed.append(total)
+
+    def _inputs(self, layer: int) -> _CellInputs:
+        """What the moves of cell `layer` depend on besides the state."""
+        found = self.inputs[layer]
+        if found is None:
+            problem = self.problem
+            colour, number = layer % 5, layer // 5 + 1
+            found = self.inputs[layer] = _CellInputs(
+                colour,
+                problem.table[colour][number],
+                problem.rack[colour][number],
+                self.real[colour][number + 1],
+                self.real[colour][number + 2],
+                self.rack_after[colour][number],
+                self.kept_here[colour][number],
+                self.freed_here[colour][number],
+                problem.weight[colour * 13 + number - 1],
+                problem.weight[52],
+                number if problem.opening else 0,
+                tuple(self.real[other][number] for other in range(colour + 1, 4)),
+            )
+        return found
 
     def starts(self) -> dict[int, int]:
         problem = self.problem
@@ -670,14 +725,25 @@ class _Walk:
         )
 
     def cell_moves(self, layer: int, state: int) -> Moves:
-        """The moves of cell `layer` (number = layer // 5 + 1, colour = layer % 5 < 4) from `state`."""
-        shift = layer % 5 * DESC_BITS
-        key = (state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
-        moves = self.cache[layer].get(key)
-        if moves is None:
-            small = (state >> shift & DESC_MASK) | (state >> X_SHIFT & X_MASK) << DESC_BITS
-            moves = _cell_moves(self.inputs[layer], small, state >> ACC_SHIFT & ACC_MASK)
-            self.cache[layer][key] = moves
+        """The moves of cell `layer` (number = layer // 5 + 1, colour = layer % 5 < 4) from `state`: the
+        cell's moves for the state's run tuple and extra bits, less those whose share of the group pool
+        could no longer become legal groups."""
+        desc = state >> (layer % 5 * DESC_BITS) & DESC_MASK
+        pooled = state >> ACC_SHIFT & POOL_X_MASK
+        extra = pooled >> (4 * ACC_BITS)
+        small = desc | extra << DESC_BITS
+        listed = _UNPOOLED.get(self.input_ids[layer] | small)
+        if listed is None:
+            listed = _listed_moves(self._inputs(layer), small)
+            if len(_UNPOOLED) > _CACHE_LIMIT:
+                _UNPOOLED.clear()
+            _UNPOOLED[self.input_ids[layer] | small] = listed
+        key = (pooled & ACC_MASK) | _JOKERS_OF[extra] << (4 * ACC_BITS) | self.pool_keys[layer]
+        allowed = _ALLOWED.get(key)
+        if allowed is None:
+            allowed = _allowed(key)
+        moves = listed[0] if listed[2] & ~allowed == 0 else _filtered(listed, allowed)
+        self.cache[desc | pooled << DESC_BITS | layer << LAYER_SHIFT] = moves
         return moves
 
     def group_moves(self, layer: int, state: int) -> Moves:
@@ -686,23 +752,25 @@ class _Walk:
         number = layer // 5 + 1
         if state & self.due_at[number] << PEND_SHIFT:
             return ()
-        key = state >> ACC_SHIFT
-        moves = self.cache[layer].get(key)
+        key = state >> ACC_SHIFT | layer << LAYER_SHIFT
+        moves = self.cache.get(key)
         if moves is None:
-            listed: list[Move] = []
-            splits = _group_moves(
-                state >> ACC_SHIFT & POOL_X_MASK, number in (1, 12, 13), self.weight[52], number if self.opening else 0
+            listed: list[int] = []
+            splits = iter(
+                _group_moves(
+                    state >> ACC_SHIFT & POOL_X_MASK, number in (1, 12, 13), self.weight[52], number if self.opening else 0
+                )
             )
-            for delta, gain, info in splits:
-                listed.append((delta, gain, info))
+            for delta, gain, info in zip(splits, splits, splits, strict=True):
+                listed += (delta, gain, info)
                 after = state + delta
                 if (
                     number < 13
                     and after >> FL_SHIFT & 3 > after >> WAIT_SHIFT & 3
                     and self.rack_colours[number + 1] + (after >> JL_SHIFT & 3) >= 2
                 ):
-                    listed.append((delta + HOST, gain, info))  # the next number may host a freed joker's group
-            moves = self.cache[layer][key] = tuple(listed)
+                    listed += (delta + HOST, gain, info)  # the next number may host a freed joker's group
+            moves = self.cache[key] = tuple(listed)
         return moves
 
     def final(self, state: int) -> bool:
@@ -728,26 +796,28 @@ class _Walk:
         held = self.held
         # Back pointers, per layer: the predecessor and the move's plan, in two dicts of ints (mostly),
         # which the garbage collector need not look at.
-        layers: list[tuple[dict[int, int], dict[int, object]]] = []
+        layers: list[tuple[dict[int, int], dict[int, int]]] = []
         current = self.starts()
         for layer in range(self.LAYERS):
             is_cell = layer % 5 < 4
             floor = -(1 << 62) if budget is None or not is_cell else self.passed[layer - layer // 5] - budget
             moves_of = self.cell_moves if is_cell else self.group_moves
-            cache = self.cache[layer]
+            cache = self.cache
+            tag = layer << LAYER_SHIFT
             shift = layer % 5 * DESC_BITS if is_cell else 0
             opening = self.opening
             following: dict[int, int] = {}
             back: dict[int, int] = {}
-            plans: dict[int, object] = {}
+            plans: dict[int, int] = {}
             for state, value in current.items():
                 if is_cell:
-                    moves = cache.get((state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS)
+                    moves = cache.get((state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS | tag)
                 else:
-                    moves = cache.get(state >> ACC_SHIFT)
+                    moves = cache.get(state >> ACC_SHIFT | tag)
                 if moves is None:
                     moves = moves_of(layer, state)
-                for delta, gain, info in moves:
+                step = iter(moves)
+                for delta, gain, info in zip(step, step, step, strict=True):
                     after = state + delta
                     if opening:
                         after = self.cap(after)
@@ -786,48 +856,91 @@ class _Walk:
     def place_all(self) -> Found | None:
         """A play that places every numbered rack tile (rack jokers too, or kept in hand to add at the
         end), found depth first: when the table has room, the first few paths tried reach one, without
-        looking at the whole space. None if there is none (then the whole space was looked at)."""
-        failed: list[set[int]] = [set() for _ in range(self.LAYERS + 1)]
-        path: list[object] = []
+        looking at the whole space. None if there is none (then the whole space was looked at).
+
+        With several start states (the fates of table jokers), each is walked in turn for a number of
+        steps that doubles every round: a fate that places everything at once is not kept waiting while
+        another is proved hopeless (the states found hopeless stay known)."""
         rack = self.problem.rack
-        wanted = [rack[layer % 5][layer // 5 + 1] if layer % 5 < 4 else -1 for layer in range(self.LAYERS)]
-
-        def walk(layer: int, state: int) -> int | None:
-            if layer == self.LAYERS:
-                return state if self.final(state) else None
-            cell = layer % 5 < 4
-            if cell:
-                shift = layer % 5 * DESC_BITS
-                moves = self.cache[layer].get((state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS)
-                if moves is None:
-                    moves = self.cell_moves(layer, state)
-            else:
-                moves = self.group_moves(layer, state)
-            dead = failed[layer + 1]
-            for delta, _, info in moves:
-                if cell and _OPTIONS[cast(int, info)].placed != wanted[layer]:
-                    continue
-                after = state + delta
-                if after in dead:
-                    continue
-                path.append(info)
-                end = walk(layer + 1, after)
-                if end is not None:
-                    return end
-                path.pop()
-            failed[layer].add(state)
+        self._wanted = [rack[layer % 5][layer // 5 + 1] if layer % 5 < 4 else -1 for layer in range(self.LAYERS)]
+        self._failed: set[int] = set()  # state << 7 | layer
+        self._full: dict[int, tuple[int, ...]] = {}  # as `cache`: moves that place every tile (delta, plan pairs)
+        self._path: list[int] = []
+        try:
+            starts = list(self.starts())
+            self._steps = -1 if len(starts) == 1 else 1000
+            while starts:
+                for state in list(starts):
+                    self._left = self._steps
+                    self._path.clear()
+                    try:
+                        end = self._place(0, state)
+                    except _OutOfSteps:
+                        continue
+                    if end is not None:
+                        return self._placed_all(end)
+                    starts.remove(state)
+                self._steps *= 2
             return None
+        finally:
+            del self._failed, self._full, self._path
 
-        for state in self.starts():
-            end = walk(0, state)
+    def _placed_all(self, end: int) -> Found:
+        rack = self.problem.rack
+        steps = [_Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info) for layer, info in enumerate(self._path)]
+        jokers = end >> JL_SHIFT & 3
+        value = sum(self.weight[colour * 13 + number - 1] * rack[colour][number] for colour in range(4) for number in range(1, 14))
+        return value + self.weight[52] * self.problem.rack_jokers, steps, jokers
+
+    def _place(self, layer: int, state: int) -> int | None:
+        """`place_all` from `state` before `layer`: the final state of a path that places everything (its
+        plans on `_path`), or None (and `state` joins the failed ones). Raises `_OutOfSteps` when the
+        walk has taken its steps."""
+        if layer == self.LAYERS:
+            return state if self.final(state) else None
+        self._left -= 1
+        if not self._left:
+            raise _OutOfSteps
+        if layer % 5 < 4:
+            key = (state >> (layer % 5 * DESC_BITS) & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS | layer << LAYER_SHIFT
+            moves = self._full.get(key)
+            if moves is None:
+                every = self.cache.get(key)
+                if every is None:
+                    every = self.cell_moves(layer, state)
+                wanted = self._wanted[layer]
+                step = iter(every)
+                moves = self._full[key] = tuple(
+                    item
+                    for delta, _, info in zip(step, step, step, strict=True)
+                    if _OPTIONS[info][2] == wanted
+                    for item in (delta, info)
+                )
+        else:
+            key = state >> ACC_SHIFT | layer << LAYER_SHIFT
+            moves = self._full.get(key)
+            if moves is None:
+                step = iter(self.group_moves(layer, state))
+                moves = self._full[key] = tuple(item for delta, _, info in zip(step, step, step, strict=True) for item in (delta, info))
+        dead = self._failed
+        path = self._path
+        following = layer + 1
+        step = iter(moves)
+        for delta, info in zip(step, step, strict=True):
+            after = state + delta
+            if after << 7 | following in dead:
+                continue
+            path.append(info)
+            end = self._place(layer + 1, after)
             if end is not None:
-                steps = [
-                    _Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info) for layer, info in enumerate(path)
-                ]
-                jokers = end >> JL_SHIFT & 3
-                value = sum(self.weight[colour * 13 + number - 1] * self.problem.rack[colour][number] for colour in range(4) for number in range(1, 14))
-                return value + self.weight[52] * self.problem.rack_jokers, steps, jokers
+                return end
+            path.pop()
+        dead.add(state << 7 | layer)
         return None
+
+
+class _OutOfSteps(Exception):
+    """A depth-first walk of `place_all` has taken its steps for this round."""
 
 
 def _drop_dominated(layer: dict[int, int]) -> None:
@@ -860,9 +973,13 @@ def _drop_spent_jokers(layer: dict[int, int], held: int) -> None:
         del layer[state]
 
 
-# Moves of a cell depend on a few small numbers only, so they are kept for every later solve too (the cache
-# is emptied when it grows past `_CACHE_LIMIT` entries, to bound the memory of a long-running process).
+# Moves of a cell depend on a few small numbers only, so they are kept for every later solve too (the caches
+# are emptied when they grow past `_CACHE_LIMIT` entries, to bound the memory of a long-running process).
+# Their keys are ints and their values tuples of ints, which the garbage collector soon stops tracking (a
+# full collection that walks big caches of tracked objects costs tens of milliseconds).
 _CACHE_LIMIT = 300_000
+
+
 class _CellInputs(NamedTuple):
     """What a cell's moves depend on besides the state."""
 
@@ -881,23 +998,25 @@ class _CellInputs(NamedTuple):
 
 
 _NO_CELL = _CellInputs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ())
-_UNPOOLED: dict[tuple[tuple[object, ...], int], _Listed] = {}
+_SMALL_BITS = DESC_BITS + X_BITS  # a state's run tuple of the cell's colour and its extra bits
+_INPUT_IDS: dict[tuple[int, int, int, int], int] = {}  # a cell's inputs (but `rest`), packed -> an id past `small`
+# Ids for cached things, never reused (so that a cache emptied while a search runs cannot mix them up).
+_IDS = itertools.count(1)
 
 
-def _cell_moves(inputs: _CellInputs, small: int, pool: int) -> Moves:
-    """The moves of a cell from states with run tuple and extra bits `small` and this group `pool`."""
-    unpooled = (inputs[:-1], small)
-    every = _UNPOOLED.get(unpooled)
-    if every is None:
-        every = _listed_moves(inputs, small)
-        if len(_UNPOOLED) > _CACHE_LIMIT:
-            _UNPOOLED.clear()
-        _UNPOOLED[unpooled] = every
-    return _pooled(every, pool, inputs.colour, inputs.rest, small >> DESC_BITS)
+# Jokers that could still join the number's groups, by a state's extra bits: rack jokers and freed jokers
+# left, kept table jokers still to place.
+_JOKERS_OF = tuple((extra & 3) + (extra >> 2 & 3) + bin(extra >> 4 & 0b0101).count("1") for extra in range(1 << X_BITS))
 
-
-_Listed = tuple[Moves, tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # moves, pool shares, the distinct ones, key
+# A cell's moves before the pool check, by input id | small: (moves, each move's share of the group pool,
+# the shares used as a bit mask, an id of these moves).
+_Listed = tuple[Moves, tuple[int, ...], int, int]
+_UNPOOLED: dict[int, _Listed] = {}
 _LISTED: dict[tuple[int, ...], _Listed] = {}
+# The shares of the group pool a cell may add (bit mask), by (pool so far | jokers | `_pool_key`).
+_ALLOWED: dict[int, int] = {}
+# The moves of a listing whose share is allowed, by listing id << 4 | allowed mask.
+_FILTERED: dict[int, Moves] = {}
 
 
 def _listed_moves(inputs: _CellInputs, small: int) -> _Listed:
@@ -925,56 +1044,71 @@ def _listed_moves(inputs: _CellInputs, small: int) -> _Listed:
         freed_left > waiting and not host,
         bool(host),
     )
-    key = (
-        id(options), inputs.colour, desc_id, kept_pending, pend & inputs.freed_mask,
-        inputs.face_weight, inputs.joker_weight, inputs.points,
-    )  # fmt: skip
+    template = _template(options, desc_id, kept_pending, pend & inputs.freed_mask)
+    key = (template[3], inputs.colour, inputs.face_weight, inputs.joker_weight, inputs.points)
     listed = _LISTED.get(key)
     if listed is None:
-        moves = _moves(options, desc_id, inputs.colour, kept_pending, pend & inputs.freed_mask, inputs.face_weight, inputs.joker_weight, inputs.points)
-        shares = tuple(sum(_OPTIONS[cast(int, option)].pool) for _, _, option in moves)
-        listed = (moves, shares, tuple(sorted(set(shares))), key)
+        listed = (_moves(template[0], inputs), template[1], template[2], next(_IDS))
         if len(_LISTED) > _CACHE_LIMIT:
             _LISTED.clear()
         _LISTED[key] = listed
     return listed
 
 
-def _moves(
-    options: tuple[CellOption, ...],
-    desc_id: int,
-    colour: int,
-    kept_pending: int,
-    freed_pending: int,
-    face_weight: int,
-    joker_weight: int,
-    points: int,
-) -> Moves:
-    """The transitions of one cell's `options` from states whose colour has run tuple `desc_id` and whose
-    pending joker duties here are `kept_pending` and `freed_pending`: (state delta, value gain, option id).
-    Only ints, so the garbage collector can stop looking at the cached lists of moves."""
-    shift = colour * DESC_BITS
-    pool_shift = ACC_SHIFT + colour * ACC_BITS
-    moves: list[Move] = []
+# A cell's moves whatever its colour and weights: six ints per move (run tuple id change, pool share bits,
+# change of the extra bits, rack tiles placed, rack jokers placed, option id), flat; each move's pool share
+# (tiles), the shares used as a bit mask; an id.
+_Template = tuple[tuple[int, ...], tuple[int, ...], int, int]
+_TEMPLATES: dict[tuple[int, int, int, int], _Template] = {}
+
+
+def _template(options: tuple[CellOption, ...], desc_id: int, kept_pending: int, freed_pending: int) -> _Template:
+    """The moves of `options` from a run tuple `desc_id` with these pending joker duties at the cell (the
+    kept jokers that may stand here, the freed jokers whose replacement this face is): one per way to
+    meet the duties."""
+    key = (id(options), desc_id, kept_pending, freed_pending)
+    found = _TEMPLATES.get(key)
+    if found is not None:
+        return found
+    moves: list[int] = []
+    shares: list[int] = []
     for option in options:
         number = _option_id(option)
-        table_pool, rack_pool, kept_pool = option.pool
-        base = (
-            ((_desc_id(option.desc) - desc_id) << shift)
-            + ((table_pool | rack_pool << 2 | kept_pool << 4) << pool_shift)
-            - (option.rack_jokers << JL_SHIFT)
-            - (option.freed << FL_SHIFT)
-            + (option.waiting << WAIT_SHIFT)
-        )
-        gain = option.placed * face_weight + option.rack_jokers * joker_weight
-        if points:
-            base += (points * (option.placed + option.rack_jokers)) << PTS_SHIFT
-        replacements = min(option.placed, bin(freed_pending).count("1"))
-        for kept_clear in _subsets(kept_pending, option.kept):
+        desc, (table_pool, rack_pool, kept_pool), placed, kept, rack_jokers, freed, waiting = option[:7]
+        extra = -(rack_jokers << JL_SHIFT) - (freed << FL_SHIFT) + (waiting << WAIT_SHIFT)
+        replacements = min(placed, bin(freed_pending).count("1"))
+        for kept_clear in _subsets(kept_pending, kept):
             for freed_clear in _subsets(freed_pending, replacements):
-                delta = base - ((kept_clear | freed_clear) << PEND_SHIFT)
-                moves.append((delta, gain, number))
-    return tuple(moves)
+                moves += (
+                    _desc_id(desc) - desc_id, table_pool | rack_pool << 2 | kept_pool << 4,
+                    extra - ((kept_clear | freed_clear) << PEND_SHIFT), placed, rack_jokers, number,
+                )  # fmt: skip
+                shares.append(table_pool + rack_pool + kept_pool)
+    distinct = 0
+    for share in shares:
+        distinct |= 1 << share
+    found = (tuple(moves), tuple(shares), distinct, next(_IDS))
+    if len(_TEMPLATES) > _CACHE_LIMIT:
+        _TEMPLATES.clear()
+    _TEMPLATES[key] = found
+    return found
+
+
+def _moves(template: tuple[int, ...], inputs: _CellInputs) -> Moves:
+    """The transitions of a cell (state delta, value gain, option id; flat)."""
+    shift = inputs.colour * DESC_BITS
+    pool_shift = ACC_SHIFT + inputs.colour * ACC_BITS
+    face, joker, points = inputs.face_weight, inputs.joker_weight, inputs.points
+    step = iter(template)
+    return tuple(
+        item
+        for desc, pool, extra, placed, jokers, number in zip(step, step, step, step, step, step, strict=True)
+        for item in (
+            (desc << shift) + (pool << pool_shift) + extra + ((points * (placed + jokers)) << PTS_SHIFT),
+            placed * face + jokers * joker,
+            number,
+        )
+    )
 
 
 # Cell options by id (the options are cached for good by `_raw_options`, so `id` is a stable key).
@@ -990,33 +1124,50 @@ def _option_id(option: CellOption) -> int:
     return number
 
 
-_FILTERED: dict[tuple[tuple[int, ...], tuple[int, ...]], Moves] = {}
-
-
-def _pooled(listed: _Listed, pool: int, colour: int, rest: tuple[int, ...], extra: int) -> Moves:
-    """The moves whose share of the number's group pool can still become legal groups (see `_pool_possible`)."""
-    moves, shares, distinct, key = listed
+def _allowed(key: int) -> int:
+    """The shares (bit mask of 0-3 tiles) a cell may add to its number's group pool so that the pool can
+    still become legal groups (see `_pool_possible`). `key`: pool so far | jokers | `_pool_key`."""
+    pool = key & ACC_MASK
+    jokers = key >> (4 * ACC_BITS) & 7
+    colour = key >> (4 * ACC_BITS + 3) & 3
+    rest_bits = key >> (4 * ACC_BITS + 5)
+    rest = tuple(rest_bits >> (2 * index) & 3 for index in range(3 - colour))
     counts = _pool_counts(pool, colour)
-    jokers = (extra & 3) + (extra >> 2 & 3) + bin(extra >> 4 & 0b0101).count("1")
-    refused = tuple(share for share in distinct if not _pool_possible((*counts, share), rest, jokers))
-    if not refused:
-        return moves
-    filtered = _FILTERED.get((key, refused))
-    if filtered is None:
-        filtered = tuple(move for move, share in zip(moves, shares, strict=True) if share not in refused)
+    allowed = 0
+    for share in range(4):
+        if _pool_possible((*counts, share), rest, jokers):
+            allowed |= 1 << share
+    if len(_ALLOWED) > _CACHE_LIMIT:
+        _ALLOWED.clear()
+    _ALLOWED[key] = allowed
+    return allowed
+
+
+def _filtered(listed: _Listed, allowed: int) -> Moves:
+    """The moves of a listing whose share of the group pool is allowed."""
+    key = listed[3] << 4 | allowed
+    found = _FILTERED.get(key)
+    if found is None:
+        step = iter(listed[0])
+        found = tuple(
+            item
+            for delta, gain, info, share in zip(step, step, step, listed[1], strict=True)
+            if allowed >> share & 1
+            for item in (delta, gain, info)
+        )
         if len(_FILTERED) > _CACHE_LIMIT:
             _FILTERED.clear()
-        _FILTERED[(key, refused)] = filtered
-    return filtered
+        _FILTERED[key] = found
+    return found
 
 
-@cache
+@_memo
 def _pool_counts(pool: int, colour: int) -> tuple[int, ...]:
     """Tiles in the group pool per colour before `colour`."""
     return tuple(sum(pool >> (ACC_BITS * other + 2 * part) & 3 for part in range(3)) for other in range(colour))
 
 
-@cache
+@_memo
 def _pool_possible(counts: tuple[int, ...], rest: tuple[int, ...], jokers: int) -> bool:
     """Can a number's group pool, with `counts` tiles per colour so far, still split into groups, when the
     colours after can add at most `rest` tiles each and there are at most `jokers` jokers? (A quick
@@ -1031,7 +1182,7 @@ def _pool_possible(counts: tuple[int, ...], rest: tuple[int, ...], jokers: int) 
     return False
 
 
-@cache
+@_memo
 def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int) -> Moves:
     """The transitions of a group step from `state`: every way to add jokers to the pool that splits (a
     number that hosts a freed joker must take one). `bits`: the state's pool and extra bits."""
@@ -1041,7 +1192,7 @@ def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int) -> Mo
     jokers_left = state >> JL_SHIFT & 3
     freed_left = state >> FL_SHIFT & 3
     host = state & HOST
-    moves: list[tuple[int, int, object]] = []
+    moves: list[int] = []
     for jokers in range(jokers_left + 1):
         for freed in range(1, freed_left + 1) if host else (0,):
             split = _group_split(pool, jokers, freed, lone_ok)
@@ -1050,8 +1201,21 @@ def _group_moves(bits: int, lone_ok: bool, joker_weight: int, points: int) -> Mo
             delta = -(acc << ACC_SHIFT) - (jokers << JL_SHIFT) - (freed << FL_SHIFT) - host
             if points:
                 delta += (points * jokers) << PTS_SHIFT
-            moves.append((delta, jokers * joker_weight, split))
+            moves += (delta, jokers * joker_weight, _split_id(split))
     return tuple(moves)
+
+
+# Group splits by id (a move's plan is an int: cell option id, or split id at a group step).
+_SPLITS: list[tuple[Group, ...]] = []
+_SPLIT_IDS: dict[tuple[Group, ...], int] = {}
+
+
+def _split_id(split: tuple[Group, ...]) -> int:
+    found = _SPLIT_IDS.get(split)
+    if found is None:
+        found = _SPLIT_IDS[split] = len(_SPLITS)
+        _SPLITS.append(split)
+    return found
 
 
 # --- building the table from the steps ------------------------------------------------------------------------
@@ -1069,28 +1233,26 @@ def _build(steps: list[_Step]) -> tuple[tuple[Faces, ...], Faces]:
     placed: list[Tile] = []
     for step in steps:
         if step.colour < 0:
-            split = step.info
-            assert isinstance(split, tuple)
+            split = _SPLITS[step.info]
             for group in split:
                 groups.append(_group_faces(group, step.number))
                 placed.extend([JOKER] * sum(kind == W for _, kind in group))
             continue
-        assert isinstance(step.info, int)
-        option = _OPTIONS[step.info]
-        if not option.extend and not option.starts and not option.placed:
+        _, _, option_placed, _, option_jokers, _, _, extend, starts, order = _OPTIONS[step.info]
+        if not extend and not starts and not option_placed:
             continue
         face = _FACES[step.colour * 13 + step.number - 1]
         sources: list[tuple[int, list[Tile]]] = []
-        for (first, run), item in zip(open_runs[step.colour], option.extend, strict=True):
+        for (first, run), item in zip(open_runs[step.colour], extend, strict=True):
             if item is None:
                 runs.append((step.colour, first, run))
             else:
                 run.append(face if item in (T, R) else JOKER)
             sources.append((first, run))
-        for item in option.starts:
+        for item in starts:
             sources.append((step.number, [face if item in (T, R) else JOKER]))
-        open_runs[step.colour] = [sources[source] for source in option.order]
-        placed.extend([face] * option.placed + [JOKER] * option.rack_jokers)
+        open_runs[step.colour] = [sources[source] for source in order]
+        placed.extend([face] * option_placed + [JOKER] * option_jokers)
     for colour, colour_runs in enumerate(open_runs):
         runs.extend((colour, first, run) for first, run in colour_runs)
     runs.sort(key=lambda run: run[:2])
@@ -1118,7 +1280,7 @@ def _add_jokers(table: tuple[Faces, ...], jokers: int) -> tuple[Faces, ...] | No
     return tuple(sets)
 
 
-@cache
+@_memo
 def _group_faces(group: Group, number: int) -> Faces:
     real = sorted(colour for colour, kind in group if kind in (T, R))
     faces = [_FACES[colour * 13 + number - 1] for colour in real]
@@ -1131,25 +1293,30 @@ def _group_faces(group: Group, number: int) -> Faces:
 # --- the public functions ---------------------------------------------------------------------------------
 
 
+# Colour index by the colour's id (the members of an enum are singletons): cheaper than `Tile.key`, which
+# hashes the enum member in Python code, for the hundred tiles of a position.
+_COLOUR_INDEX = {id(colour): index for index, colour in enumerate(COLOURS)}
+
+
 def _counts(tiles: Iterable[Tile]) -> tuple[list[list[int]], int]:
     """Tiles per [colour][number] (numbers 1-13; the grid is 16 wide for looking ahead), and jokers."""
     grid = [[0] * 16 for _ in range(4)]
     jokers = 0
+    colour_index = _COLOUR_INDEX
     for tile in tiles:
-        key = tile.key
-        if key == 52:
+        number = tile.number
+        if number is None:
             jokers += 1
         else:
-            grid[key // 13][key % 13 + 1] += 1
+            grid[colour_index[id(tile.colour)]][number] += 1
     return grid, jokers
 
 
 def _check_counts(table: tuple[list[list[int]], int], rack: tuple[list[list[int]], int]) -> None:
     if table[1] + rack[1] > 2:
         raise InvalidMove(f"There are only two jokers: the table and the rack hold {table[1] + rack[1]}")
-    for colour in range(4):
-        for number in range(1, 14):
-            count = table[0][colour][number] + rack[0][colour][number]
+    for colour, (table_row, rack_row) in enumerate(zip(table[0], rack[0], strict=True)):
+        for number, count in enumerate(map(int.__add__, table_row, rack_row)):
             if count > 2:
                 face = _FACES[colour * 13 + number - 1]
                 raise InvalidMove(f"There are only two of each tile: the table and the rack hold {count} x {face}")
@@ -1162,24 +1329,26 @@ def _drop_unplaceable(table: list[list[int]], rack: list[list[int]], jokers: int
     """Take off `rack` the tiles that no set could hold: no three faces in a row of their colour around
     them, nor two other colours of their number, among the tiles there are (table and rack, `jokers`
     filling gaps). They stay on the rack whatever the play, and the search is smaller without them."""
-    def there(colour: int, number: int) -> bool:
-        return 1 <= number <= 13 and (table[colour][number] + rack[colour][number]) > 0
-
-    unplaceable = []
-    for colour in range(4):
+    if jokers >= 2:
+        return  # two jokers make a run with any tile
+    there = [
+        sum(1 << number for number in range(1, 14) if table_row[number] or rack_row[number])
+        for table_row, rack_row in zip(table, rack, strict=True)
+    ]
+    for colour, rack_row in enumerate(rack):
+        row = there[colour]
         for number in range(1, 14):
-            if not rack[colour][number]:
+            if not rack_row[number]:
                 continue
-            run = any(
-                1 <= start and start + 2 <= 13
-                and sum(not there(colour, other) for other in range(start, start + 3) if other != number) <= jokers
-                for start in range(number - 2, number + 1)
-            )
-            group = sum(there(other, number) for other in range(4) if other != colour) + jokers >= 2
-            if not run and not group:
-                unplaceable.append((colour, number))
-    for colour, number in unplaceable:
-        rack[colour][number] = 0
+            others = sum(there[other] >> number & 1 for other in range(4) if other != colour)
+            if others + jokers >= 2:
+                continue  # a group
+            if any(
+                (7 << start & ~row).bit_count() <= jokers  # the missing faces of the run start..start + 2
+                for start in range(max(1, number - 2), min(number, 11) + 1)
+            ):
+                continue
+            rack_row[number] = 0
 
 
 def _weights(weights: Mapping[Tile, int] | None) -> list[int]:
