@@ -623,6 +623,8 @@ class _Walk:
         self.opening = problem.opening
         # A joker kept in hand can be added to the finished table at the end (`_add_jokers`): worth `held`.
         self.held = max(weight[52], 0) if problem.rack_jokers and problem.hold_jokers else 0
+        # Leave out the start with every table joker kept (a search without freeing has covered it).
+        self.skip_kept = False
         # Moves by layer and what they depend on in the state: one dict (fewer objects for the garbage
         # collector to follow), keyed by the state's bits | layer << LAYER_SHIFT.
         self.cache: dict[int, Moves] = {}
@@ -693,6 +695,8 @@ class _Walk:
         problem = self.problem
         starts: dict[int, int] = {}
         for fates in product((False, True), repeat=len(problem.table_jokers)):
+            if (self.skip_kept and not any(fates)) or self._dominated(fates):
+                continue
             pend = 0
             freed = 0
             for index, (joker, is_freed) in enumerate(zip(problem.table_jokers, fates, strict=True)):
@@ -711,6 +715,20 @@ class _Walk:
                 if freed and self.rack_colours[1] + problem.rack_jokers >= 2:
                     starts[state | HOST] = 0
         return starts
+
+    def _dominated(self, fates: tuple[bool, ...]) -> bool:
+        """Is this fate of two table jokers of one number (one kept, one freed) needless, because the other
+        way round allows every play it allows? Keeping joker a and freeing b asks for a at a face of a and
+        a rack tile at a face of b; when a's faces are among b's and b's faces on the rack among a's, keeping
+        b and freeing a is met by the same play. (Of two jokers with the same faces, one fate is kept.)"""
+        if len(fates) != 2 or fates[0] == fates[1]:
+            return False
+        kept, freed = (self.problem.table_jokers[index].faces for index in ((1, 0) if fates[0] else (0, 1)))
+        rack = self.problem.rack
+        on_rack = frozenset(key for key in freed | kept if rack[key // 13][key % 13 + 1])
+        if not (kept <= freed and freed & on_rack <= kept & on_rack):
+            return False
+        return kept != freed or fates[1]
 
     def _two_replacements(self) -> bool:
         """Does the rack hold two different tiles to free both table jokers (one each)?"""
@@ -1499,7 +1517,10 @@ def _solve(problem: _Problem) -> _Play | None:
     if first is not None and first.score >= reachable:
         return first
     # The full search, with growing budgets up to what the first play leaves (nothing better leaves more).
+    # Without rack jokers the first play is the best that keeps every table joker: the full search need
+    # only look at plays that free one.
     limit = None if first is None or not problem.numbered_nonnegative() else reachable - first.score
+    walk.skip_kept = first is not None and not problem.rack_jokers
     found: Found | None = None
     for budget in _budgets(problem, skip):
         last = budget is None or (limit is not None and budget >= limit)
