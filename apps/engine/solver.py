@@ -1455,15 +1455,45 @@ def _budgets(problem: _Problem, first: int = 0) -> Iterator[int | None]:
     yield None
 
 
-def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None) -> Found | None:
-    """The best play, by searches with growing budgets (from leaving `first` tiles' worth)."""
+def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None, known: int | None = None) -> Found | None:
+    """The best play, by searches with growing budgets (from leaving `first` tiles' worth). `known`: the
+    score of a play known to exist (the best play leaves no more than it does: the last budget); the
+    search then returns None when nothing scores more than `known`... or as much."""
     reachable = problem.reachable()
     walk = walk or _Walk(problem)
+    numbered = sorted(
+        problem.weight[colour * 13 + number - 1]
+        for colour in range(4)
+        for number in range(1, 14)
+        for _ in range(problem.rack[colour][number])
+    )
+    found: Found | None = None
     for budget in _budgets(problem, first):
-        result = walk.search(budget)
-        if result is not None and (budget is None or result[0] >= reachable - budget):
-            return result
-    return None
+        if known is not None and (budget is None or budget >= reachable - known):
+            budget = reachable - known
+        found = walk.search(budget)
+        if budget is None or (known is not None and budget >= reachable - known):
+            return found
+        if found is not None:
+            if _conclusive(problem, numbered, found[0], budget, reachable):
+                return found
+            known = found[0] if known is None else max(known, found[0])
+    return found
+
+
+def _conclusive(problem: _Problem, numbered: list[int], value: int, budget: int, reachable: int) -> bool:
+    """Is the best play of a search with this budget the best play? Every play the search left out leaves
+    more than `budget` of numbered rack tiles (`numbered`: their weights, ascending), so at least as many
+    tiles as it takes the heaviest to pass the budget, and at least the lightest that many weigh. (With a
+    joker weight below 0 a play can be left out for its jokers: then only `budget` itself counts.)"""
+    if problem.weight[52] < 0 or not problem.numbered_nonnegative():
+        return value >= reachable - budget
+    total = 0
+    for count, weight in enumerate(reversed(numbered), start=1):
+        total += weight
+        if total > budget:
+            return value >= reachable - max(budget + 1, sum(numbered[:count]))
+    return True  # the search left nothing out
 
 
 class _Play(NamedTuple):
@@ -1519,17 +1549,9 @@ def _solve(problem: _Problem) -> _Play | None:
     # The full search, with growing budgets up to what the first play leaves (nothing better leaves more).
     # Without rack jokers the first play is the best that keeps every table joker: the full search need
     # only look at plays that free one.
-    limit = None if first is None or not problem.numbered_nonnegative() else reachable - first.score
+    known = None if first is None or not problem.numbered_nonnegative() else first.score
     walk.skip_kept = first is not None and not problem.rack_jokers
-    found: Found | None = None
-    for budget in _budgets(problem, skip):
-        last = budget is None or (limit is not None and budget >= limit)
-        if last:
-            budget = limit
-        found = walk.search(budget)
-        if last or (found is not None and budget is not None and found[0] >= reachable - budget):
-            break
-    full = _finish(problem, found)
+    full = _finish(problem, _best(problem, skip, walk, known))
     if full is None or (first is not None and first.score >= full.score):
         return first
     return full
