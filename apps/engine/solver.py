@@ -638,12 +638,15 @@ class _Walk:
         self.pool_keys = [0] * self.LAYERS
         self.rack_after = [[0] * 14 for _ in range(4)]
         joker_weight = weight[52]
+        gaps = problem.rack_jokers + len(problem.table_jokers)  # jokers that could fill a run's gaps
         for colour in range(4):
             on_table, on_rack, colour_real, after_row = table[colour], rack[colour], real[colour], self.rack_after[colour]
             kept_row, freed_row = kept_here[colour], freed_here[colour]
-            after = 0
+            for number in range(1, 14):
+                # Rack tiles a run open at `number` could still take: those of the numbers it can go on to,
+                # with tiles of the colour there (or jokers filling gaps).
+                after_row[number] = _rack_ahead(colour_real, on_rack, number, gaps)
             for number in range(13, 0, -1):
-                after_row[number] = after if after < 2 else 2
                 layer = (number - 1) * 5 + colour
                 rest = 0
                 for other in range(colour + 1, 4):
@@ -660,7 +663,6 @@ class _Walk:
                         _INPUT_IDS.clear()
                 self.input_ids[layer] = found
                 self.pool_keys[layer] = (colour | rest << 2) << (4 * ACC_BITS + 3)
-                after += on_rack[number]
         # What numbered rack tiles are worth, up to each cell (for budgets).
         self.passed: list[int] = []
         total = 0
@@ -955,6 +957,21 @@ class _Walk:
             path.pop()
         dead.add(state << 7 | layer)
         return None
+
+
+def _rack_ahead(real: list[int], rack: list[int], number: int, gaps: int) -> int:
+    """How many rack tiles (at most 2 counted) a run of a colour open at `number` could still take at later
+    numbers: it goes on only through numbers with a tile of the colour (`real`), or a joker in a gap."""
+    count = 0
+    for later in range(number + 1, 14):
+        if not real[later]:
+            if not gaps:
+                break
+            gaps -= 1
+        count += rack[later]
+        if count >= 2:
+            return 2
+    return count
 
 
 class _OutOfSteps(Exception):
@@ -1468,8 +1485,10 @@ def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None, known: i
         for _ in range(problem.rack[colour][number])
     )
     found: Found | None = None
-    for budget in _budgets(problem, first):
-        if known is not None and (budget is None or budget >= reachable - known):
+    for round, budget in enumerate(_budgets(problem, first)):
+        # With a play known, one tight search, then the last (a search costs less than its budget would
+        # suggest: beyond a tile or two, what it looks at is mostly the arrangements of the table tiles).
+        if known is not None and (round or budget is None or budget >= reachable - known):
             budget = reachable - known
         found = walk.search(budget)
         if budget is None or (known is not None and budget >= reachable - known):
