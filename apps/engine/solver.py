@@ -894,7 +894,7 @@ class _Walk:
                     self._left = self._steps
                     self._path.clear()
                     try:
-                        end = self._place(0, state)
+                        end = self._place(state)
                     except _OutOfSteps:
                         continue
                     if end is not None:
@@ -912,15 +912,49 @@ class _Walk:
         value = sum(self.weight[colour * 13 + number - 1] * rack[colour][number] for colour in range(4) for number in range(1, 14))
         return value + self.weight[52] * self.problem.rack_jokers, steps, jokers
 
-    def _place(self, layer: int, state: int) -> int | None:
-        """`place_all` from `state` before `layer`: the final state of a path that places everything (its
-        plans on `_path`), or None (and `state` joins the failed ones). Raises `_OutOfSteps` when the
-        walk has taken its steps."""
-        if layer == self.LAYERS:
-            return state if self.final(state) else None
-        self._left -= 1
-        if not self._left:
+    def _place(self, start: int) -> int | None:
+        """`place_all` from the start state `start`: the final state of a path that places everything (its
+        plans on `_path`), or None (and `start` joins the failed states). Raises `_OutOfSteps` when the
+        walk has taken its steps. Depth first, with a stack rather than recursion (a Python call per
+        state visited costs more than the rest of the visit)."""
+        dead = self._failed
+        path = self._path
+        last = self.LAYERS
+        left = self._left - 1
+        if not left:
             raise _OutOfSteps
+        states = [start]
+        pending = [self._full_moves(0, start)]
+        while pending:
+            layer = len(pending) - 1
+            state = states[layer]
+            following = layer + 1
+            for delta, info in pending[layer]:
+                after = state + delta
+                if after << 7 | following in dead:
+                    continue
+                if following == last:
+                    if self.final(after):
+                        path.append(info)
+                        return after
+                    continue
+                left -= 1
+                if not left:
+                    raise _OutOfSteps
+                path.append(info)
+                states.append(after)
+                pending.append(self._full_moves(following, after))
+                break
+            else:
+                dead.add(state << 7 | layer)
+                states.pop()
+                pending.pop()
+                if path:
+                    path.pop()
+        return None
+
+    def _full_moves(self, layer: int, state: int) -> Iterator[tuple[int, int]]:
+        """The moves of `layer` from `state` that place every rack tile of the cell (delta, plan pairs)."""
         if layer % 5 < 4:
             key = (state >> (layer % 5 * DESC_BITS) & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS | layer << LAYER_SHIFT
             moves = self._full.get(key)
@@ -942,21 +976,8 @@ class _Walk:
             if moves is None:
                 step = iter(self.group_moves(layer, state))
                 moves = self._full[key] = tuple(item for delta, _, info in zip(step, step, step, strict=True) for item in (delta, info))
-        dead = self._failed
-        path = self._path
-        following = layer + 1
-        step = iter(moves)
-        for delta, info in zip(step, step, strict=True):
-            after = state + delta
-            if after << 7 | following in dead:
-                continue
-            path.append(info)
-            end = self._place(layer + 1, after)
-            if end is not None:
-                return end
-            path.pop()
-        dead.add(state << 7 | layer)
-        return None
+        pairs = iter(moves)
+        return zip(pairs, pairs, strict=True)
 
 
 def _rack_ahead(real: list[int], rack: list[int], number: int, gaps: int) -> int:
