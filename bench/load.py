@@ -285,6 +285,7 @@ def run_one(stack: Stack, m: int, args: argparse.Namespace) -> dict[str, Any]:
         "drops": result["drops"],
         "connect_failures": result["connect_failures"],
         "syncs_after_pong": result["syncs_after_pong"],
+        "syncs_sent": result.get("syncs_sent", 0),
         **resources,
     }
     moves = max(1, result["moves_acked"])

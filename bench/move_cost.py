@@ -11,7 +11,9 @@ the way wall time is; both are printed.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
+import pstats
 import random
 import statistics
 import sys
@@ -29,6 +31,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--redis-db", type=int, default=6)
+    parser.add_argument("--profile", type=int, default=0, help="print the N costliest functions (cProfile)")
     args = parser.parse_args()
     setup_django(redis_db=args.redis_db)
 
@@ -52,6 +55,7 @@ def main() -> None:
     cpu: list[float] = []
     wall: list[float] = []
     queries: list[int] = []
+    profiler = cProfile.Profile()
     while len(cpu) < args.moves:
         table = services.table_open(host=users[0], game="tile-rummy", seat_count=4, match_length=5, turn_seconds=60)
         tables.append(table.pk)
@@ -67,8 +71,11 @@ def main() -> None:
             move = str(brain.next_move(rules.view_for(state, seat), rng))
             with CaptureQueriesContext(connection) as captured:
                 started_cpu, started = time.process_time(), time.perf_counter()
+                if args.profile:
+                    profiler.enable()
                 services.game_move(table_id=table.pk, user=users[seat], move=move, expected_version=row.version,
                                    client_id=f"m{len(cpu)}")
+                profiler.disable()
                 cpu.append(time.process_time() - started_cpu)
                 wall.append(time.perf_counter() - started)
             queries.append(len(captured.captured_queries))
@@ -83,6 +90,8 @@ def main() -> None:
           f"CPU per move {1000 * statistics.mean(cpu):.2f} ms (median {1000 * statistics.median(cpu):.2f}); "
           f"wall per move {1000 * statistics.median(wall):.2f} ms median; "
           f"fan-out to 4 seats + 1 spectator {1000 * fan_cpu:.2f} ms CPU")
+    if args.profile:
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ from apps.engine.bots import get_bot  # noqa: E402
 #: What counts as an error frame in the figures: the refusals a well-behaved client should never get.
 #: `stale` is not one (a race with the table's own action, answered with a fresh state frame).
 BENIGN_ERRORS = {"stale"}
+SYNC_GRACE = 0.75  # seconds: SYNC_GRACE_MS of static/js/connection.js
 
 
 @dataclass
@@ -56,7 +57,8 @@ class Figures:
     drops: int = 0  # connections closed by the other side, or failed, while running
     reconnects: int = 0
     connect_failures: int = 0
-    syncs_after_pong: int = 0  # a pong showed a newer version than shown: a broadcast was lost
+    syncs_after_pong: int = 0  # a pong showed a newer version than shown: a broadcast was late or lost
+    syncs_sent: int = 0  # ... and it had still not come SYNC_GRACE seconds later
     frames_received: int = 0
     converge_ms: list[float] = field(default_factory=list)  # drills: time from a lost broadcast to catching up
     acked_ids: list[str] = field(default_factory=list)  # drills: moves the server acknowledged
@@ -73,6 +75,7 @@ class Figures:
             "reconnects": self.reconnects,
             "connect_failures": self.connect_failures,
             "syncs_after_pong": self.syncs_after_pong,
+            "syncs_sent": self.syncs_sent,
             "frames_received": self.frames_received,
             "converge_ms": self.converge_ms,
             "acked_ids": self.acked_ids,
@@ -132,6 +135,7 @@ class Client:
         self.state: dict[str, Any] | None = None
         self.ws: Any = None
         self.pending: asyncio.Task[None] | None = None
+        self.sync_waiting = False
         self.move_no = 0
         self.seen_newer_at: float | None = None  # when a pong first showed a version newer than ours
         self.behind_until = -1
@@ -192,6 +196,21 @@ class Client:
             except ConnectionClosed:
                 pass
 
+    async def sync_unless_caught_up(self, version: int) -> None:
+        """As static/js/connection.js: a pong newer than what is shown may only have overtaken its
+        broadcast, so sync only if still behind SYNC_GRACE seconds later (one wait at a time)."""
+        if self.sync_waiting:
+            return
+        self.sync_waiting = True
+        try:
+            await asyncio.sleep(SYNC_GRACE)
+        finally:
+            self.sync_waiting = False
+        if self.version < version:
+            if self.run.measuring:
+                self.run.figures.syncs_sent += 1
+            await self.send({"type": "sync"})
+
     async def pinger(self) -> None:
         await asyncio.sleep(self.run.rng.uniform(0, self.run.ping_every))
         while True:
@@ -228,7 +247,7 @@ class Client:
                 if self.seen_newer_at is None:
                     self.seen_newer_at = now
                 self.behind_until = max(self.behind_until, version)
-                asyncio.ensure_future(self.send({"type": "sync"}))
+                asyncio.ensure_future(self.sync_unless_caught_up(version))
         elif kind == "ack":
             self.sent_versions.pop(str(frame.get("ref")), None)
             if self.run.record:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 from django.core.asgi import get_asgi_application
@@ -17,6 +18,11 @@ from django.conf import settings  # noqa: E402
 
 from rummysite import realtime  # noqa: E402
 from rummysite.routing import websocket_urlpatterns  # noqa: E402
+
+# The event loop shares the GIL with the consumers' database threads; Python hands it over only every
+# switch interval (5 ms by default), so a loop waiting behind a busy thread delays every frame of the
+# process. A shorter interval keeps the loop responsive (measured in bench/README.md, load benchmark).
+sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL)
 
 router = ProtocolTypeRouter(
     {

@@ -175,6 +175,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 TABLE_BOT_DELAY = env.get_float("TABLE_BOT_DELAY", 0.9)  # seconds before each bot move
 # Threads (each with its database connection) for the table and lobby WebSockets' database work, per
 # web process.
+ASGI_SWITCH_INTERVAL = env.get_int("ASGI_SWITCH_INTERVAL_US", 1000, minimum=100, maximum=100_000) / 1e6
 TABLES_DB_THREADS = env.get_int("TABLES_DB_THREADS", 4, minimum=1, maximum=64)
 TABLE_AUTOPILOT_DELAY = 0.6  # seconds before an autopilot turn
 # Downtime (apps/tables/liveness.py): web processes write a heartbeat; after downtime every turn clock

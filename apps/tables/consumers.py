@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
 import weakref
 from collections.abc import Awaitable, Callable
@@ -15,7 +16,7 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.utils.translation import gettext as _
 
 from apps.engine.errors import EngineError
@@ -33,12 +34,25 @@ log = logging.getLogger(__name__)
 _db_executor = ThreadPoolExecutor(max_workers=settings.TABLES_DB_THREADS, thread_name_prefix="tables-db")
 
 
+#: A database thread's connection that did its last work this recently is not health-checked again
+#: (Django's CONN_HEALTH_CHECKS would send a `SELECT 1` before every call: a round trip per frame).
+#: A connection that failed is still checked (Django does it after any error), and an idle one too.
+HEALTH_CHECK_IDLE_SECONDS = 5.0
+_last_used = threading.local()
+
+
 def _in_db_thread(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     close_old_connections()
+    if time.monotonic() - getattr(_last_used, "at", float("-inf")) < HEALTH_CHECK_IDLE_SECONDS:
+        for alias in connections:
+            connection = connections[alias]
+            if connection.connection is not None and not connection.errors_occurred:
+                connection.health_check_done = True
     try:
         return function(*args, **kwargs)
     finally:
         close_old_connections()
+        _last_used.at = time.monotonic()
 
 
 def db(function: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:

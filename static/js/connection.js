@@ -5,6 +5,10 @@ const PING_EVERY_MS = 5000;
 const PONG_TIMEOUT_MS = 12000;
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 15000;
+// A pong newer than the page may only have overtaken its broadcast (still on its way): sync only if
+// the page is still behind this long after. A busy server answering every such pong with a whole
+// state frame would only get busier.
+const SYNC_GRACE_MS = 750;
 
 export class Connection {
   /**
@@ -23,6 +27,7 @@ export class Connection {
     this.socket = null;
     this.pingTimer = null;
     this.retryTimer = null;
+    this.syncTimer = null;
     this.lastPong = 0;
     this.counter = 0;
     this.stopped = false;
@@ -74,8 +79,13 @@ export class Connection {
       if (frame.type === "pong") {
         this.lastPong = Date.now();
         const shown = this.shownVersion();
-        if (typeof frame.version === "number" && shown !== null && frame.version > shown) {
-          this.send({ type: "sync" });
+        if (typeof frame.version === "number" && shown !== null && frame.version > shown && this.syncTimer === null) {
+          const ahead = frame.version;
+          this.syncTimer = setTimeout(() => {
+            this.syncTimer = null;
+            const now = this.shownVersion();
+            if (now !== null && now < ahead) this.send({ type: "sync" });
+          }, SYNC_GRACE_MS);
         }
         return;
       }
