@@ -883,8 +883,9 @@ class _Walk:
         another is proved hopeless (the states found hopeless stay known)."""
         rack = self.problem.rack
         self._wanted = [rack[layer % 5][layer // 5 + 1] if layer % 5 < 4 else -1 for layer in range(self.LAYERS)]
-        self._failed: set[int] = set()  # state << 7 | layer
-        self._full: dict[int, tuple[int, ...]] = {}  # as `cache`: moves that place every tile (delta, plan pairs)
+        self._failed: list[set[int]] = [set() for _ in range(self.LAYERS + 1)]  # by layer: states that fail
+        # By layer, as `cache`: the moves that place every rack tile of the cell (delta, plan pairs).
+        self._full: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.LAYERS)]
         self._path: list[int] = []
         try:
             starts = list(self.starts())
@@ -920,6 +921,7 @@ class _Walk:
         dead = self._failed
         path = self._path
         last = self.LAYERS
+        full = self._full
         left = self._left - 1
         if not left:
             raise _OutOfSteps
@@ -929,9 +931,10 @@ class _Walk:
             layer = len(pending) - 1
             state = states[layer]
             following = layer + 1
+            failed = dead[following]
             for delta, info in pending[layer]:
                 after = state + delta
-                if after << 7 | following in dead:
+                if after in failed:
                     continue
                 if following == last:
                     if self.final(after):
@@ -943,10 +946,20 @@ class _Walk:
                     raise _OutOfSteps
                 path.append(info)
                 states.append(after)
-                pending.append(self._full_moves(following, after))
+                if following % 5 < 4:
+                    moves = full[following].get(
+                        (after >> (following % 5 * DESC_BITS) & DESC_MASK) | (after >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
+                    )
+                else:
+                    moves = full[following].get(after >> ACC_SHIFT)
+                if moves is None:
+                    pending.append(self._full_moves(following, after))
+                else:
+                    pairs = iter(moves)
+                    pending.append(zip(pairs, pairs, strict=True))
                 break
             else:
-                dead.add(state << 7 | layer)
+                dead[layer].add(state)
                 states.pop()
                 pending.pop()
                 if path:
@@ -955,27 +968,28 @@ class _Walk:
 
     def _full_moves(self, layer: int, state: int) -> Iterator[tuple[int, int]]:
         """The moves of `layer` from `state` that place every rack tile of the cell (delta, plan pairs)."""
+        full = self._full[layer]
         if layer % 5 < 4:
-            key = (state >> (layer % 5 * DESC_BITS) & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS | layer << LAYER_SHIFT
-            moves = self._full.get(key)
+            key = (state >> (layer % 5 * DESC_BITS) & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
+            moves = full.get(key)
             if moves is None:
-                every = self.cache.get(key)
+                every = self.cache.get(key | layer << LAYER_SHIFT)
                 if every is None:
                     every = self.cell_moves(layer, state)
                 wanted = self._wanted[layer]
                 step = iter(every)
-                moves = self._full[key] = tuple(
+                moves = full[key] = tuple(
                     item
                     for delta, _, info in zip(step, step, step, strict=True)
                     if _OPTIONS[info][2] == wanted
                     for item in (delta, info)
                 )
         else:
-            key = state >> ACC_SHIFT | layer << LAYER_SHIFT
-            moves = self._full.get(key)
+            key = state >> ACC_SHIFT
+            moves = full.get(key)
             if moves is None:
                 step = iter(self.group_moves(layer, state))
-                moves = self._full[key] = tuple(item for delta, _, info in zip(step, step, step, strict=True) for item in (delta, info))
+                moves = full[key] = tuple(item for delta, _, info in zip(step, step, step, strict=True) for item in (delta, info))
         pairs = iter(moves)
         return zip(pairs, pairs, strict=True)
 
