@@ -829,22 +829,22 @@ class _Walk:
             following: dict[int, int] = {}
             back: dict[int, int] = {}
             plans: dict[int, int] = {}
+            cached = cache.get
+            reached = following.get
             for state, value in current.items():
                 if is_cell:
-                    moves = cache.get((state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS | tag)
+                    moves = cached((state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS | tag)
                 else:
-                    moves = cache.get(state >> ACC_SHIFT | tag)
+                    moves = cached(state >> ACC_SHIFT | tag)
                 if moves is None:
                     moves = moves_of(layer, state)
                 step = iter(moves)
                 for delta, gain, info in zip(step, step, step, strict=True):
-                    after = state + delta
-                    if opening:
-                        after = self.cap(after)
                     total = value + gain
                     if total < floor:
                         continue
-                    best = following.get(after)
+                    after = self.cap(state + delta) if opening else state + delta
+                    best = reached(after)
                     if best is None or total > best:
                         following[after] = total
                         back[after] = state
@@ -1019,13 +1019,28 @@ def _drop_dominated(layer: dict[int, int]) -> None:
     on a large layer.)"""
     if len(layer) < 64:
         return
+    size = len(_DESCS)
+    upgrades = _UPGRADE_STEPS
+    known = layer.get
+    nothing = -(1 << 62)
     for state, value in list(layer.items()):
-        for colour in range(4):
-            shift = colour * DESC_BITS
+        for shift in _COLOUR_SHIFTS:
             desc_id = state >> shift & DESC_MASK
-            if any(layer.get(state + ((better - desc_id) << shift), -(1 << 62)) >= value for better in _upgrades(desc_id)):
-                del layer[state]
-                break
+            found = upgrades.get(desc_id)
+            if found is None or found[0] != size:
+                found = upgrades[desc_id] = (size, tuple(better - desc_id for better in _upgrades(desc_id)))
+            for step in found[1]:
+                if known(state + (step << shift), nothing) >= value:
+                    del layer[state]
+                    break
+            else:
+                continue
+            break
+
+
+_COLOUR_SHIFTS = tuple(colour * DESC_BITS for colour in range(4))
+# `_upgrades` as steps of the run tuple id, by run tuple id: (size of the registry of run tuples then, steps).
+_UPGRADE_STEPS: dict[int, tuple[int, tuple[int, ...]]] = {}
 
 
 def _drop_spent_jokers(layer: dict[int, int], held: int) -> None:
