@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections, connections
@@ -211,6 +212,17 @@ class GuardedConsumer(AsyncWebsocketConsumer):
                 await send({"type": "websocket.close", "code": 1011})
             except Exception:  # already closed on the other side
                 pass
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels' own dispatch first closes stale database connections of its one thread-sensitive
+        # thread, a hop to that thread for every frame and every broadcast of every connection of the
+        # process: one queue they all wait in (the largest cost of daphne under load). These consumers
+        # never use that thread's connection: their database work runs on their own threads (`db`),
+        # which close stale connections around every call, as the middleware's lookups do.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
         if self.closing:
