@@ -143,14 +143,19 @@ def seeded_house_table(host_id: int, seed: int | None = None, state: object = No
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["house-opening", "house-midgame", "house-away", "house-going-out", "rearrange"])
+    parser.add_argument("what", choices=["house-opening", "house-midgame", "house-away", "house-going-out", "rearrange",
+                                         "lost-broadcast"])
     parser.add_argument("--host-of-table", type=int, required=True, help="the host of this table hosts the new one")
     args = parser.parse_args()
     _setup()
     from apps.tables.models import Table
 
     host_id = Table.objects.values_list("host_id", flat=True).get(pk=args.host_of_table)
-    if args.what == "rearrange":
+    if args.what == "lost-broadcast":
+        # The going-out position on this very table, a new version nobody is told about (this process
+        # has no channel layer in common with the site's): as if its broadcast had been lost.
+        print(put_state(args.host_of_table, going_out_position()))
+    elif args.what == "rearrange":
         print(seeded_rearrange_table(host_id))
     elif args.what == "house-away":
         from dataclasses import replace

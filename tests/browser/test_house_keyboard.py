@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from playwright.sync_api import expect
+
 from tests.browser.conftest import PHONE, ROOT, screenshot
 from tests.browser.keys import FOCUS_IN_RACK, focus_rack, press_button, select_tiles
 
@@ -101,3 +103,22 @@ def test_a_spectator_never_sees_a_rack_and_a_reload_restores_the_same_view(site,
     }
     assert after == before
     screenshot(player, "house-table-start-desktop")
+
+
+def test_a_page_that_missed_a_broadcast_catches_up_from_the_next_pong(site, new_page):
+    """A new version the page was never sent (its broadcast lost): the next pong shows a newer version,
+    and the page syncs on its own, without a reload."""
+    page = new_page()
+    url = seeded_table(site, page, "house-midgame")
+    page.goto(url)
+    page.locator("#rack .tile").first.wait_for()
+    assert len(rack_faces(page)) == 10
+    table_id = url.strip("/").rsplit("/", 1)[-1]
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.browser.seeding", "lost-broadcast", "--host-of-table", table_id],
+        env=site.env, cwd=ROOT, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    # Pings go every 5 s; a pong ahead of the page is followed by a sync 0.75 s later.
+    expect(page.locator("#rack .tile")).to_have_count(1, timeout=12_000)
+    assert rack_faces(page) == ["k5"]
