@@ -1,8 +1,9 @@
-"""The draw pile's order never leaves the server, over 10,000 whole games (SPEC 5; issue 9).
+"""The draw pile's order never leaves the server, over 10,000 whole games of each game (SPEC 5; issue 9).
 
-    .venv/bin/python bench/pile_secrecy.py [--games 10000] [--processes 2]
+    .venv/bin/python bench/pile_secrecy.py [--games 10000] [--processes 2] [--game tile-rummy-rearrange]
 
-Each game of the house game (2, 3 and 4 seats in turn) is played by the Easy bot through the engine;
+Each game (2, 3 and 4 seats in turn; both games unless --game says one) is played by the Easy bot
+through the engine;
 after every move the site's payload (snapshot.payload_from) and every viewer's state frame
 (snapshot.frame_for) are checked as tests/security/pile.py describes. Prints the games, states and
 frames checked and every problem found (the goal: none).
@@ -29,13 +30,15 @@ def _setup() -> None:
     django.setup()
 
 
-def play(seeds: list[int]) -> tuple[int, int, int, int, list[str]]:
+def play(job: tuple[str, list[int]]) -> tuple[int, int, int, int, list[str]]:
     _setup()
     from tests.security.pile import Tally, play_and_check
 
+    game_slug, seeds = job
     tally = Tally()
     for seed in seeds:
-        play_and_check(seed, 2 + seed % 3, tally)
+        play_and_check(seed, 2 + seed % 3, tally, game_slug=game_slug)
+    tally.problems = [f"{game_slug} {problem}" for problem in tally.problems]
     return tally.games, tally.states, tally.frames, tally.bytes, tally.problems
 
 
@@ -44,9 +47,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--game", choices=["tile-rummy", "tile-rummy-rearrange"], action="append",
+                        help="only this game (repeatable); default both")
     args = parser.parse_args()
     seeds = list(range(args.first_seed, args.first_seed + args.games))
-    chunks = [seeds[at : at + 100] for at in range(0, len(seeds), 100)]
+    slugs = args.game or ["tile-rummy", "tile-rummy-rearrange"]
+    chunks = [(slug, seeds[at : at + 100]) for slug in slugs for at in range(0, len(seeds), 100)]
     started = time.monotonic()
     games = states = frames = size = 0
     problems: list[str] = []
@@ -57,7 +63,7 @@ def main() -> None:
             if games % 1000 == 0:
                 print(f"  {games} games, {frames} frames, {len(problems)} problems ({time.monotonic() - started:.0f} s)",
                       flush=True)
-    print(f"{games} games (seeds {seeds[0]}-{seeds[-1]}; 2, 3 and 4 seats), {states} states, {frames} frames "
+    print(f"{games} games ({', '.join(slugs)}: seeds {seeds[0]}-{seeds[-1]} each; 2, 3 and 4 seats), {states} states, {frames} frames "
           f"({size / 2**20:.0f} MiB of JSON) checked in {time.monotonic() - started:.0f} s: "
           f"{len(problems)} problems")
     for problem in problems[:20]:

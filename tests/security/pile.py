@@ -1,12 +1,14 @@
-"""The draw pile's order never leaves the server: fast games of the house game played by the Easy bot
-through the engine, and after every move the payload the site broadcasts (`snapshot.payload_from`,
+"""The draw pile's order never leaves the server: fast games of both games (the house game's pile, the
+Rearrange game's pool) played by the Easy bot through the engine, and after every move the payload the site broadcasts (`snapshot.payload_from`,
 the same function the services use) and every viewer's `state` frame (`snapshot.frame_for`), checked:
 
-- no key that holds hidden state (`racks`, `pile_order`, `deal`, `state`, `gone`); `pile` is a count;
+- no key that holds hidden state (`racks`, `pile_order`, `deal`, `state`, `gone`); `pile` (`pool`) is
+  a count;
 - no run of PILE_WINDOW consecutive pile tiles, in order, anywhere in the frame: not as faces in a list
   or a text, not as the engine's tile ids;
 - while the game runs, no face appears more often than the viewer may see it (own rack and drawn
-  tile, melds, discards, indicator): nothing of another rack or of the pile.
+  tile, melds, discards, indicator; in the Rearrange game, own rack and the table's sets): nothing of
+  another rack or of the pile.
 
 The rows are unsaved model instances: nothing touches the database, so thousands of games are cheap.
 tests/security/test_pile_secrecy.py runs a few games; bench/pile_secrecy.py runs 10,000.
@@ -18,6 +20,7 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -32,7 +35,38 @@ from apps.engine.tiles import tile_of
 from apps.tables.models import Game, Match, Seat, Table
 from apps.tables.snapshot import frame_for, payload_from
 
-GAME = "tile-rummy"
+HOUSE, REARRANGE = "tile-rummy", "tile-rummy-rearrange"
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """Where a game keeps its draw order, what the view calls its size, and what a seat may see."""
+
+    order: Callable[[Any], Sequence[int]]
+    count_key: str
+    visible: Callable[[Any, int | None], Iterable[int]]
+
+
+def _house_visible(state: Any, seat: int | None) -> Iterable[int]:
+    if seat is not None:
+        yield from state.racks[seat]  # the drawn tile is in it
+    for meld in state.melds:
+        yield from meld.tiles
+    yield from state.discards
+    yield state.indicator
+
+
+def _rearrange_visible(state: Any, seat: int | None) -> Iterable[int]:
+    if seat is not None:
+        yield from state.racks[seat]
+    for tiles in state.table:
+        yield from tiles
+
+
+HIDDEN = {
+    HOUSE: Hidden(lambda state: state.pile, "pile", _house_visible),
+    REARRANGE: Hidden(lambda state: state.pool, "pool", _rearrange_visible),
+}
 HIDDEN_KEYS = {"racks", "pile_order", "deal", "state", "gone"}
 PILE_WINDOW = 6
 FACE = re.compile(r"^(?:[rybk](?:1[0-3]|[1-9])|J)$")
@@ -80,14 +114,14 @@ def walk(value: Any, skip: frozenset[str] = frozenset()) -> Walk:
     return found
 
 
-def rows_for(state: Any, engine_match: Any, version: int) -> tuple[Table, list[Seat], Game, Match]:
+def rows_for(game_slug: str, state: Any, engine_match: Any, version: int) -> tuple[Table, list[Seat], Game, Match]:
     now = timezone.now()
-    table = Table(id=1, game=GAME, seat_count=state.seats, match_length=engine_match.length, turn_seconds=60,
+    table = Table(id=1, game=game_slug, seat_count=state.seats, match_length=engine_match.length, turn_seconds=60,
                   status=Table.Status.PLAYING, version=version, host_id=1, due_action=Table.Due.TIMEOUT,
                   due_at=now + timedelta(seconds=60))
     users = [User(id=index + 1, username=f"player-{index}") for index in range(state.seats)]
     seats = [Seat(table=table, index=index, user=users[index], joined_at=now) for index in range(state.seats)]
-    match = Match(id=1, table=table, number=1, game=GAME, state=engine_match.to_dict())
+    match = Match(id=1, table=table, number=1, game=game_slug, state=engine_match.to_dict())
     game = Game(id=1, match=match, number=1, state={}, deal={}, turn=1, deadline=now + timedelta(seconds=60))
     table.match, table.current_game = match, game
     return table, seats, game, match
@@ -96,8 +130,9 @@ def rows_for(state: Any, engine_match: Any, version: int) -> tuple[Table, list[S
 class PileSecrets:
     """What must never show: every run of PILE_WINDOW consecutive pile tiles, as faces or as ids."""
 
-    def __init__(self, state: Any) -> None:
-        ids = list(state.pile)
+    def __init__(self, state: Any, game_slug: str = HOUSE) -> None:
+        self.hidden = HIDDEN[game_slug]
+        ids = list(self.hidden.order(state))
         faces = [str(tile_of(tile)) for tile in ids]
         self.face_windows = {tuple(faces[at : at + PILE_WINDOW]) for at in range(len(faces) - PILE_WINDOW + 1)}
         self.id_windows = {tuple(ids[at : at + PILE_WINDOW]) for at in range(len(ids) - PILE_WINDOW + 1)}
@@ -113,12 +148,15 @@ def check_frame(frame: dict[str, Any], state: Any, seat: int | None, secrets: Pi
     problems = []
     text = json.dumps(frame) if text is None else text
     view = frame["view"]
-    found = walk(frame, skip=frozenset({"jokers", "result", "drawn"}))
+    # Skipped: the jokers' stand-ins, the scored end, the drawn tile (it is in the rack) and the
+    # seating draw (fewer tiles than a window, put back before the deal).
+    found = walk(frame, skip=frozenset({"jokers", "result", "drawn", "ceremony"}))
     hidden = found.keys & HIDDEN_KEYS
     if hidden:
         problems.append(f"hidden keys {sorted(hidden)}")
-    if not isinstance(view.get("pile"), int):
-        problems.append(f"pile is {view.get('pile')!r}, not a count")
+    count_key = secrets.hidden.count_key
+    if not isinstance(view.get(count_key), int):
+        problems.append(f"{count_key} is {view.get(count_key)!r}, not a count")
     for items in found.sequences:
         for at in range(len(items) - PILE_WINDOW + 1):
             window = tuple(items[at : at + PILE_WINDOW])
@@ -129,31 +167,25 @@ def check_frame(frame: dict[str, Any], state: Any, seat: int | None, secrets: Pi
         if needle in text:
             problems.append(f"pile order in the text: {needle!r}")
     if not view["over"]:
-        allowed: Counter[str] = Counter()
-        if seat is not None:
-            allowed.update(str(tile_of(tile)) for tile in state.racks[seat])  # the drawn tile is in it
-        for meld in state.melds:
-            allowed.update(str(tile_of(tile)) for tile in meld.tiles)
-        allowed.update(str(tile_of(tile)) for tile in state.discards)
-        allowed[str(tile_of(state.indicator))] += 1
+        allowed = Counter(str(tile_of(tile)) for tile in secrets.hidden.visible(state, seat))
         extra = found.faces - allowed
         if extra:
             problems.append(f"faces seat {seat} may not see: {dict(extra)}")
     return problems
 
 
-def play_and_check(seed: int, seats: int, tally: Tally, *, max_moves: int = 2000) -> None:
+def play_and_check(seed: int, seats: int, tally: Tally, *, game_slug: str = HOUSE, max_moves: int = 2000) -> None:
     """One whole game: after every move, every viewer's frame is checked."""
     rng = random.Random(seed)
-    rules = get_rules(GAME)
-    brain = get_bot(GAME, "easy")
-    engine_match = new_match(GAME, seats, rng, 1)
+    rules = get_rules(game_slug)
+    brain = get_bot(game_slug, "easy")
+    engine_match = new_match(game_slug, seats, rng, 1)
     state = engine_match.deal_next(rng)
     version = 1
     for _ in range(max_moves):
         tally.states += 1
-        secrets = PileSecrets(state)
-        payload = payload_from(*rows_for(state, engine_match, version), state)
+        secrets = PileSecrets(state, game_slug)
+        payload = payload_from(*rows_for(game_slug, state, engine_match, version), state)
         for seat, user_id in [(None, None), *[(index, index + 1) for index in range(seats)]]:
             text = json.dumps(frame_for(payload, user_id))  # what goes over the wire
             frame = json.loads(text)
