@@ -888,9 +888,7 @@ class _Walk:
         self._full: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.LAYERS)]
         self._path: list[int] = []
         try:
-            # Fates that free jokers first: a freed joker goes where it helps most, so when some fate places
-            # everything, those are the likelier.
-            starts = sorted(self.starts(), key=lambda state: (-(state >> PEND_SHIFT & 0b1010).bit_count(), state & HOST))
+            starts = list(self.starts())
             self._steps = -1 if len(starts) == 1 else 1000
             while starts:
                 for state in list(starts):
