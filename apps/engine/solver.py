@@ -42,12 +42,17 @@ and exact: it explores every way of building the table, up to interchangeable ch
   length 3 are never made; a state whose runs are dominated by another's, identical otherwise and worth
   as much, is dropped; a rack joker is kept in hand (and added to the finished table) unless placing it
   earlier pays; rack tiles that no set could hold are left out; a joker never takes a spot a rack tile of
-  that face could take.
+  that face could take; a designated run counts only the rack tiles it could still reach (through
+  numbers with a tile of its colour, or jokers in gaps).
 - The order of work (`_solve`): a depth-first walk for a play that places everything (quick on a big
   table, where the full search is slowest); then searches with growing budgets of weight left unplaced
-  (a search whose best play leaves no more than its budget has found the best play). When a table joker
-  may be freed, a search without that (and without rack jokers) gives a first play whose score caps the
-  budgets of the full search.
+  (a search whose best play leaves no more than its budget has found the best play; so has one whose
+  best play leaves less than any play it left out must leave, at least as many tiles as it takes to pass
+  the budget). When a table joker may be freed, a search without that (and without rack jokers) gives a
+  first play: the full search looks only at plays that leave less (one tight budget, then that one),
+  and without rack jokers it leaves out the fate that keeps every joker, which the first play covers. Of
+  two jokers at one number, one kept and one freed, a fate whose every play the other way round also
+  allows is left out.
 """
 
 from __future__ import annotations
@@ -1524,8 +1529,8 @@ def _budgets(problem: _Problem, first: int = 0) -> Iterator[int | None]:
 
 def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None, known: int | None = None) -> Found | None:
     """The best play, by searches with growing budgets (from leaving `first` tiles' worth). `known`: the
-    score of a play known to exist (the best play leaves no more than it does: the last budget); the
-    search then returns None when nothing scores more than `known`... or as much."""
+    score of a play known to exist (the best play leaves no more than it does: the last budget); None is
+    then also the answer when no play the walk looks at scores as much as `known`."""
     reachable = problem.reachable()
     walk = walk or _Walk(problem)
     numbered = sorted(
