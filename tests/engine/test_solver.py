@@ -110,6 +110,19 @@ def test_it_handles_two_jokers_on_the_table() -> None:
     assert found is not None and len(found.placed) == 3
 
 
+def test_of_two_jokers_at_one_number_it_frees_either_one() -> None:
+    # Both jokers stand at one number (a run's and a group's, or two groups'): keeping one and freeing the
+    # other can be the same play as the other way round, which the solver then tries only once.
+    for table, rack in (
+        ("k6 J k8 | y7 J r7", "k7 b5 b6"),
+        ("k6 J k8 | y7 J r7", "k7 k9 k10"),
+        ("y5 J b5 | k5 J r5", "r5 y6 y7"),
+        ("r4 J r6 | y5 J b5", "r5 k5 k6 k7"),
+    ):
+        found = solved(table, rack)
+        assert found is not None and found.score == best_score(parse_melds(table), parse_tiles(rack))
+
+
 def test_it_adds_a_rack_joker_where_it_fits() -> None:
     found = solved("r5 r6 r7", "J")
     assert found is not None and text(found.placed) == "J"
