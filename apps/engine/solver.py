@@ -474,13 +474,17 @@ def _viable(desc: tuple[int, ...], real1: int, real2: int, jokers: int, freed_le
 
 Group = tuple[tuple[int, int], ...]  # (colour index or -1 for a joker, item kind)
 
+# Numbers where one tile and two jokers can be a group: written so that no run reads them (`J r1 J`,
+# `J J r2`, `r12 J J`, `r13 J J`); at any other number every order of them reads as a run.
+_LONE_GROUPS = (1, 2, 12, 13)
+
 
 @_memo
 def _group_split(pool: tuple[tuple[int, int, int], ...], jokers: int, freed: int, lone_ok: bool) -> tuple[Group, ...] | None:
     """Split a number's group pool (per colour: table tiles, rack tiles, kept jokers of that colour) plus
     `jokers` rack jokers and `freed` freed jokers into legal groups, or None. A group has 3-4 tiles of
     different colours, at least two numbered tiles (one is enough where `lone_ok`: a lone tile with two
-    jokers reads as a group only for 1, 12 and 13), and a group holding a freed joker has at least two
+    jokers reads as a group only for 1, 2, 12 and 13), and a group holding a freed joker has at least two
     other tiles from the rack."""
     items = [
         (colour, kind)
@@ -783,7 +787,7 @@ class _Walk:
             listed: list[int] = []
             splits = iter(
                 _group_moves(
-                    state >> ACC_SHIFT & POOL_X_MASK, number in (1, 12, 13), self.weight[52], number if self.opening else 0
+                    state >> ACC_SHIFT & POOL_X_MASK, number in _LONE_GROUPS, self.weight[52], number if self.opening else 0
                 )
             )
             for delta, gain, info in zip(splits, splits, splits, strict=True):
@@ -1377,6 +1381,8 @@ def _group_faces(group: Group, number: int) -> Faces:
     jokers = len(group) - len(faces)
     if len(faces) == 1 and number == 1:
         return (JOKER, faces[0], JOKER)  # `r1 J J` would read as the run 1-2-3
+    if len(faces) == 1 and number == 2:
+        return (JOKER, JOKER, faces[0])  # `r2 J J` and `J r2 J` would read as runs
     return tuple(faces) + (JOKER,) * jokers
 
 

@@ -123,6 +123,12 @@ def test_of_two_jokers_at_one_number_it_frees_either_one() -> None:
         assert found is not None and found.score == best_score(parse_melds(table), parse_tiles(rack))
 
 
+def test_one_tile_and_two_jokers_stay_a_group_of_2s() -> None:
+    # Found by the brute-force comparison: `J J y2` is a group (no run reads it), so r2 may leave the group.
+    found = solved("r2 y2 J J", "r1 r3")
+    assert found is not None and text(found.placed) == "r1 r3"
+
+
 def test_it_adds_a_rack_joker_where_it_fits() -> None:
     found = solved("r5 r6 r7", "J")
     assert found is not None and text(found.placed) == "J"
