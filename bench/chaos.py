@@ -1,7 +1,7 @@
 """The site with faults, for bench/drills.py: `daphne bench.chaos:application`.
 
 CHAOS_DROP_BROADCASTS (default 0.1): the share of table broadcasts silently lost on the way (each one
-of them, for every viewer of that table). Each loss is logged (`chaos: dropped ...`) so the drill can
+of them, for every viewer of that table), and of their follow-ups (independently). Each loss is logged (`chaos: dropped ...`) so the drill can
 count them. Nothing else changes.
 """
 
@@ -25,6 +25,7 @@ log = logging.getLogger("chaos")
 DROP = float(os.environ.get("CHAOS_DROP_BROADCASTS", "0.1"))
 _chance = random.Random()  # bench code: not a shuffle
 _deliver = broadcast.group_send
+_deliver_later = broadcast.group_send_later
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
@@ -35,6 +36,15 @@ def group_send(group: str, message: dict[str, Any]) -> None:
     _deliver(group, message)
 
 
+def group_send_later(delay: float, group: str, message: dict[str, Any]) -> None:
+    """The broadcasts' follow-ups are lost as often as the broadcasts, independently."""
+    if group.startswith("table.") and _chance.random() < DROP:
+        log.warning("chaos: dropped the follow-up of %s v%s", group, message.get("version"))
+        return
+    _deliver_later(delay, group, message)
+
+
 broadcast.group_send = group_send
+broadcast.group_send_later = group_send_later
 
 __all__ = ["application"]

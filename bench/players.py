@@ -41,7 +41,7 @@ from apps.engine.bots import get_bot  # noqa: E402
 #: What counts as an error frame in the figures: the refusals a well-behaved client should never get.
 #: `stale` is not one (a race with the table's own action, answered with a fresh state frame).
 BENIGN_ERRORS = {"stale"}
-SYNC_GRACE = 0.75  # seconds: SYNC_GRACE_MS of static/js/connection.js
+SYNC_GRACE = 0.3  # seconds: SYNC_GRACE_MS of static/js/connection.js
 
 
 @dataclass

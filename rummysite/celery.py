@@ -2,12 +2,48 @@
 
 from __future__ import annotations
 
+import logging
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import after_setup_logger as setup_logging_done
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
 
 app = Celery("rummysite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+class BrokerOutageInOneLine(logging.Filter):
+    """A broker (Redis) outage is one line per failed attempt in the worker's and beat's logs, not a
+    traceback with a dump of the stack: beat logs every scheduled task it could not send that way."""
+
+    @staticmethod
+    def is_outage(error: BaseException | None) -> bool:
+        """The error, or one it was raised from (beat wraps the broker's in a SchedulingError), is the
+        broker being unreachable."""
+        from kombu.exceptions import OperationalError
+
+        seen = 0
+        while error is not None and seen < 5:
+            if isinstance(error, (OSError, TimeoutError, OperationalError)):  # ConnectionError is an OSError
+                return True
+            error, seen = error.__cause__ or error.__context__, seen + 1
+        return False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if self.is_outage(error):
+            assert error is not None
+            first_line = record.getMessage().splitlines()[0] if record.getMessage() else ""
+            record.msg, record.args = f"{first_line} (broker unreachable: {type(error).__name__})", ()
+            record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return True
+
+
+@setup_logging_done.connect  # type: ignore[misc]
+def _outages_in_one_line(logger: logging.Logger | None = None, **kwargs: Any) -> None:
+    for handler in (logger or logging.getLogger()).handlers:
+        handler.addFilter(BrokerOutageInOneLine())

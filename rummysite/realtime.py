@@ -92,3 +92,36 @@ def group_send(group: str, message: dict[str, Any]) -> None:
         log.warning("Broadcast to %s failed: %s: %s", group, type(error).__name__, error)
     except Exception:  # a lost broadcast is recovered by the client's resync; never break the caller
         log.exception("Broadcast to %s failed", group)
+
+
+_later: set[asyncio.Task[None]] = set()  # kept referenced while they wait
+
+
+def group_send_later(delay: float, group: str, message: dict[str, Any]) -> None:
+    """Send `message` to `group` `delay` seconds from now, without waiting for it: a best-effort
+    follow-up (its failure is logged like a broadcast's). Nothing is sent where no server or Redis
+    could be listening (tests on the in-memory layer without a server)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = _server_loop
+    if loop is None or not loop.is_running():
+        if isinstance(layer, InMemoryChannelLayer):
+            return
+        loop = _background_loop()
+
+    async def send() -> None:
+        await asyncio.sleep(delay)
+        try:
+            await layer.group_send(group, message)
+        except (OSError, TimeoutError, *_LAYER_ERRORS) as error:
+            log.warning("Follow-up to %s failed: %s: %s", group, type(error).__name__, error)
+        except Exception:
+            log.exception("Follow-up to %s failed", group)
+
+    def start() -> None:
+        task = loop.create_task(send())
+        _later.add(task)
+        task.add_done_callback(_later.discard)
+
+    loop.call_soon_threadsafe(start)

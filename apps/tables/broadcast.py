@@ -5,11 +5,16 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from rummysite.realtime import group_send
+from rummysite.realtime import group_send, group_send_later
 
 log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+#: Seconds after a table's broadcast when a small follow-up repeats its version: a connection that
+#: shows an older one by then missed the broadcast, and sends its viewer the current state at once
+#: (the viewer's own pings would notice it too, but only at their next one, up to 5 s later). Two of
+#: them, in case one is lost as well; each costs a few bytes per viewer.
+FOLLOW_UPS_AFTER = (0.5, 1.3)
 
 
 def table_group(table_id: int) -> str:
@@ -28,6 +33,8 @@ def table_changed(table_id: int, version: int, payload: dict[str, Any] | None = 
             log.exception("Could not build the payload of table %s v%s", table_id, version)
             return
     group_send(table_group(table_id), {"type": "table.update", "payload": payload})
+    for delay in FOLLOW_UPS_AFTER:
+        group_send_later(delay, table_group(table_id), {"type": "table.version", "version": payload["version"]})
 
 
 def lobby_changed(table_id: int) -> None:

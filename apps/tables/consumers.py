@@ -110,7 +110,7 @@ def _versions(table_ids: list[int]) -> dict[int, int]:
 _version_readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, VersionReader] = weakref.WeakKeyDictionary()
 
 
-async def table_version(table_id: int) -> int | None:
+async def current_version(table_id: int) -> int | None:
     """The table's current version (None: no such table), read with the other pings of the moment."""
     loop = asyncio.get_running_loop()
     reader = _version_readers.get(loop)
@@ -340,6 +340,12 @@ class TableConsumer(GuardedConsumer):
     async def table_update(self, event: dict[str, Any]) -> None:
         await self.forward(event["payload"])
 
+    async def table_version(self, event: dict[str, Any]) -> None:
+        """The follow-up of a broadcast (apps/tables/broadcast.py): it comes after the broadcast on this
+        connection's channel, so a version still newer than the one sent means the broadcast was lost."""
+        if event["version"] > self.version:
+            await self.send_snapshot()
+
     async def call(self, content: dict[str, Any], service: Any, **kwargs: Any) -> bool:
         """Run a service for this connection's user; errors become error frames. True if it ran."""
         if self.user is None:
@@ -403,7 +409,7 @@ class TableConsumer(GuardedConsumer):
         await self.send_snapshot()
 
     async def on_ping(self, content: dict[str, Any]) -> None:
-        await self.send_json({"type": "pong", "version": await table_version(self.table_id)})
+        await self.send_json({"type": "pong", "version": await current_version(self.table_id)})
 
 
 def _as_by(service: Any) -> Any:

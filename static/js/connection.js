@@ -8,7 +8,7 @@ const BACKOFF_MAX_MS = 15000;
 // A pong newer than the page may only have overtaken its broadcast (still on its way): sync only if
 // the page is still behind this long after. A busy server answering every such pong with a whole
 // state frame would only get busier.
-const SYNC_GRACE_MS = 750;
+const SYNC_GRACE_MS = 300;
 
 export class Connection {
   /**

@@ -273,6 +273,34 @@ async def test_reconnecting_restores_the_exact_view():
     await again.disconnect()
 
 
+async def test_a_broadcasts_follow_up_resends_the_state_to_a_connection_that_missed_it():
+    """The follow-up of a broadcast (its version, half a second later) finds a connection still on an
+    older version: the broadcast was lost, and the connection sends the current state at once. A
+    follow-up of a version the connection has, or an older one, sends nothing."""
+    from channels.layers import get_channel_layer
+    from django.db.models import F
+
+    alice = await db(make_user)("alice")
+    table = await db(services.table_open)(host=alice, game=HOUSE, seat_count=2, bots=["easy"])
+    await db(services.table_start)(table_id=table.pk, by=alice)
+    player = await connect(f"/ws/tables/{table.pk}/", alice)
+    shown = (await receive(player))["version"]
+    layer = get_channel_layer()
+
+    await layer.group_send(f"table.{table.pk}", {"type": "table.version", "version": shown})
+    await layer.group_send(f"table.{table.pk}", {"type": "table.version", "version": shown - 1})
+    assert await player.receive_nothing(timeout=0.3)
+
+    # A change whose broadcast never came.
+    await db(lambda: Table.objects.filter(pk=table.pk).update(version=F("version") + 1))()
+    await layer.group_send(f"table.{table.pk}", {"type": "table.version", "version": shown + 1})
+    frame = await receive(player)
+    assert frame["type"] == "state" and frame["version"] == shown + 1
+    await layer.group_send(f"table.{table.pk}", {"type": "table.version", "version": shown + 1})
+    assert await player.receive_nothing(timeout=0.3)
+    await player.disconnect()
+
+
 async def test_two_people_play_a_rearrange_game_to_the_end_while_a_spectator_watches():
     """Both players only draw (and pass once the pool is empty): the game ends when everyone passes in a
     row, with zero-sum scores, and nobody's frames carry another rack."""
