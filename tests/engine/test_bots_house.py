@@ -106,6 +106,21 @@ def test_hard_takes_the_last_discard_into_a_new_meld() -> None:
     assert len(after.racks[0]) == 2
 
 
+def test_hard_draws_when_the_last_discard_would_only_break_a_meld_for_another() -> None:
+    # Taking y6 into y5 y6 y7 breaks the set of 5s: five tiles left either way, and the new meld would
+    # give the other player places to lay off. It draws.
+    state = position(
+        ["y5 b5 k5 y7 k2 y13 r9", "r1 r2 b5 b9 k3 k4 y11"],
+        melds=[(1, "r9 r10 r11")],
+        discards="y6",
+        discard_open=True,
+        phase=Phase.DRAW,
+        opened=[0, 1],
+    )
+    _, moves = hard_turn(state)
+    assert moves[0] == "draw"
+
+
 def test_hard_lays_off_what_fits_before_discarding() -> None:
     state = position(["r8 k12 y3", "r1 r2 b5 b9 k3 k4 y11"], melds=[(1, "r5 r6 r7")], opened=[0, 1])
     after, moves = hard_turn(state)

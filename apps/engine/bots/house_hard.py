@@ -3,8 +3,9 @@ first wins it about 98% of the time), so it plays to empty its rack first.
 
 Each call plans the rest of the turn from the view and plays its first step:
 
-- Draw step: take the last discard when a new meld with it leaves no more tiles on the rack at the end of
-  the turn than drawing would; otherwise draw.
+- Draw step: take the last discard when a new meld with it leaves fewer tiles on the rack at the end of
+  the turn than drawing would (counting the drawn tile as one more); otherwise draw. On a tie it draws:
+  the new meld would give the others places to lay off.
 - Before opening: open as soon as the rack can, with the fewest melds that reach 45 with a run (the rest
   stay on the rack). Until then never break a complete meld of the rack's richest partition; once those
   melds reach 20 points, discard the tile whose loss leaves the most hidden tiles that would open next
@@ -125,6 +126,7 @@ class HardWeights:
     protect_melds: bool = True  # before opening, never break a complete meld of the best partition
     outs_from: int = 20  # ... and once its melds reach this, discard to keep the most draws that open
     outs_candidates: int = 4  # ... trying this many discards
+    take_margin: int = 1  # take the last discard only when it leaves at least this many tiles fewer than drawing
 
 
 class HardHouseBot:
@@ -238,7 +240,7 @@ class HardHouseBot:
             left = len(plan.left)
             if best is None or left < best[0]:
                 best = (left, take)
-        if best is not None and best[0] <= drawn_left:
+        if best is not None and best[0] + self.weights.take_margin <= drawn_left:
             return best[1]
         return Draw()
 
