@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -51,6 +55,19 @@ def test_the_same_seed_gives_the_same_figures() -> None:
     first = simulate("tile-rummy", ["easy", "easy"], 4, seed=9)
     assert without_times(first) == without_times(simulate("tile-rummy", ["easy", "easy"], 4, seed=9))
     assert without_times(first) != without_times(simulate("tile-rummy", ["easy", "easy"], 4, seed=10))
+
+
+@pytest.mark.parametrize("game", ["tile-rummy", "tile-rummy-rearrange"])
+def test_the_same_seed_gives_the_same_figures_in_another_process(game: str) -> None:
+    # Another process hashes strings (and so tiles) differently: no bot decision may follow set order.
+    def run(hash_seed: str) -> dict[str, object]:
+        command = [sys.executable, "-m", "apps.engine", "simulate", "--game", game, "--bots", "hard,easy", "--games", "6", "--seed", "4"]
+        root = Path(__file__).resolve().parents[2]
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=True, timeout=120)
+        return without_times(json.loads(done.stdout))
+
+    assert run("1") == run("2")
 
 
 def test_it_refuses_a_table_of_one_bot_or_an_unknown_level() -> None:

@@ -33,6 +33,7 @@ from apps.engine.bots.house_plan import (
     Faces,
     Partition,
     completions,
+    face_key,
     greedy_lay_offs,
     partitions,
     tile_value,
@@ -305,7 +306,7 @@ class HardHouseBot:
         fits_alone = alone + (self.weights.out_bonus if alone == len(kept) else 0.0)
         total = 0.0
         chance_left = 1.0
-        for face in relevant:
+        for face in sorted(relevant, key=face_key):  # a fixed order: the float sums must not follow set order
             if not unseen[face]:
                 continue
             chance = unseen[face] / hidden
@@ -348,7 +349,8 @@ class HardHouseBot:
         tiles with which the rack opens next turn; None when none leaves any."""
         unseen = unseen_counts([*seat.rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
         keep_value = self._keep_value(seat, unseen, max(1, sum(unseen.values())))
-        pool = sorted({tile for tile in candidates if not tile.is_joker}, key=keep_value)[: self.weights.outs_candidates]
+        pool = sorted({tile for tile in candidates if not tile.is_joker}, key=lambda tile: (keep_value(tile), tile.key))
+        pool = pool[: self.weights.outs_candidates]
         best: tuple[int, Tile] | None = None
         for tile in pool:
             kept = list(seat.rack)
