@@ -100,14 +100,19 @@ _later: set[asyncio.Task[None]] = set()  # kept referenced while they wait
 def group_send_later(delay: float, group: str, message: dict[str, Any]) -> None:
     """Send `message` to `group` `delay` seconds from now, without waiting for it: a best-effort
     follow-up (its failure is logged like a broadcast's). Nothing is sent where no server or Redis
-    could be listening (tests on the in-memory layer without a server)."""
+    could be listening (tests on the in-memory layer without a server).
+
+    With Redis the wait runs on this process's own long-lived sending loop, never on the server's:
+    a follow-up still waiting when a server's loop closes (a test's, at its end) would be cancelled in
+    the middle of a Redis command."""
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = _server_loop
-    if loop is None or not loop.is_running():
-        if isinstance(layer, InMemoryChannelLayer):
+    if isinstance(layer, InMemoryChannelLayer):
+        loop = _server_loop
+        if loop is None or not loop.is_running():
             return
+    else:
         loop = _background_loop()
 
     async def send() -> None:
