@@ -15,6 +15,8 @@ import asyncio
 import logging
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -26,9 +28,22 @@ log = logging.getLogger(__name__)
 try:
     from redis.exceptions import RedisError
 
-    _LAYER_ERRORS: tuple[type[Exception], ...] = (RedisError,)
+    #: What the channel layer raises when Redis is away (an outage, not a bug).
+    LAYER_ERRORS: tuple[type[Exception], ...] = (RedisError,)
 except ImportError:
-    _LAYER_ERRORS = ()
+    LAYER_ERRORS = ()
+
+
+@contextmanager
+def _reported(what: str, group: str) -> Iterator[None]:
+    """A failed send is logged, never raised: a lost broadcast is recovered by the client's resync, and
+    the caller (a service after its commit) must not break. An outage is one line; anything else a bug."""
+    try:
+        yield
+    except (OSError, TimeoutError, *LAYER_ERRORS) as error:
+        log.warning("%s to %s failed: %s: %s", what, group, type(error).__name__, error)
+    except Exception:
+        log.exception("%s to %s failed", what, group)
 
 _server_loop: asyncio.AbstractEventLoop | None = None
 _server_thread: int | None = None
@@ -83,15 +98,11 @@ def group_send(group: str, message: dict[str, Any]) -> None:
         loop = _background_loop()
     else:
         loop = None  # in-memory, and no server in this process: nobody could be listening but tests
-    try:
+    with _reported("Broadcast", group):
         if loop is None:
             async_to_sync(layer.group_send)(group, message)
         else:
             asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=5)
-    except (OSError, TimeoutError, *_LAYER_ERRORS) as error:  # Redis away: an outage, not a bug
-        log.warning("Broadcast to %s failed: %s: %s", group, type(error).__name__, error)
-    except Exception:  # a lost broadcast is recovered by the client's resync; never break the caller
-        log.exception("Broadcast to %s failed", group)
 
 
 _later: set[asyncio.Task[None]] = set()  # kept referenced while they wait
@@ -117,12 +128,8 @@ def group_send_later(delay: float, group: str, message: dict[str, Any]) -> None:
 
     async def send() -> None:
         await asyncio.sleep(delay)
-        try:
+        with _reported("Follow-up", group):
             await layer.group_send(group, message)
-        except (OSError, TimeoutError, *_LAYER_ERRORS) as error:
-            log.warning("Follow-up to %s failed: %s: %s", group, type(error).__name__, error)
-        except Exception:
-            log.exception("Follow-up to %s failed", group)
 
     def start() -> None:
         task = loop.create_task(send())

@@ -26,6 +26,7 @@ from apps.tables.access import may_watch
 from apps.tables.broadcast import LOBBY_GROUP, table_group
 from apps.tables.models import Table
 from apps.tables.snapshot import frame_for, lobby_tables, table_payload
+from rummysite.realtime import LAYER_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -152,12 +153,7 @@ def _let_daphne_close_with_protocol_codes() -> None:
     WebSocketProtocol._rfc_close_codes = True
 
 
-try:
-    from redis.exceptions import RedisError
-
-    CHANNEL_LAYER_DOWN: tuple[type[BaseException], ...] = (RedisError, ConnectionError)
-except ImportError:  # the in-memory channel layer only
-    CHANNEL_LAYER_DOWN = (ConnectionError,)
+CHANNEL_LAYER_DOWN: tuple[type[BaseException], ...] = (*LAYER_ERRORS, ConnectionError)
 
 try:
     from autobahn.exception import Disconnected

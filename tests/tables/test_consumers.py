@@ -298,6 +298,15 @@ async def test_a_broadcasts_follow_up_resends_the_state_to_a_connection_that_mis
     assert frame["type"] == "state" and frame["version"] == shown + 1
     await layer.group_send(f"table.{table.pk}", {"type": "table.version", "version": shown + 1})
     assert await player.receive_nothing(timeout=0.3)
+
+    # The same through the services' own path: a follow-up sent later from synchronous code (the
+    # process's sending loop with Redis, the server's loop in memory) reaches the connection too.
+    from rummysite.realtime import group_send_later
+
+    await db(lambda: Table.objects.filter(pk=table.pk).update(version=F("version") + 1))()
+    await db(group_send_later)(0.05, f"table.{table.pk}", {"type": "table.version", "version": shown + 2})
+    frame = await receive(player)
+    assert frame["type"] == "state" and frame["version"] == shown + 2
     await player.disconnect()
 
 
