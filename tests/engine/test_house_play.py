@@ -19,13 +19,14 @@ from apps.engine.game import Auto, Back, Draw, Leave, Move, Timeout
 from apps.engine.house import RULES
 from apps.engine.house.helpers import take_discard_moves
 from apps.engine.house.melds import rack_penalty
-from apps.engine.house.moves import parse_move
+from apps.engine.house.moves import Lay, parse_move
 from apps.engine.house.play import apply
 from apps.engine.house.playout import random_turn
 from apps.engine.house.positions import position
 from apps.engine.house.state import HouseState, Phase, TableMeld
 from apps.engine.tiles import (
     COLOURS,
+    JOKER,
     JOKER_IDS,
     Colour,
     Tile,
@@ -202,6 +203,33 @@ def test_it_refuses_a_meld_that_is_not_a_meld() -> None:
 def test_it_refuses_to_lay_a_tile_the_rack_does_not_hold() -> None:
     refused(position(["r5 r6 r7 k1", "b5 b6"], opened=[0]), 0, "lay r5 r6 r7 r8", "You have no r8")
     refused(position(["r5 r6 k1", "b5 b6"], opened=[0]), 0, "lay r5 y5 r5", "different colours")
+
+
+def test_it_refuses_a_lay_naming_three_jokers_as_there_are_only_two() -> None:
+    state = position(["J J r1 r3 r4 r6 r7 r8 r10 r11 r12 r13 y5 y6 k3 k5 b9", "b5 b6"], opened=[0])
+    refused(state, 0, "lay r1 J r3 | J y5 y6 | k3 J k5", "You have 2 J on your rack, not 3")
+    refused(state, 0, "lay r1 J r3 r4 J r6 r7 r8 J r10 r11 r12 r13", "there are only two jokers in the game, not 3")
+
+
+_RUNS_AROUND_A_JOKER = st.lists(st.tuples(st.sampled_from(COLOURS), st.integers(1, 11)), min_size=3, max_size=5)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), turns=st.integers(0, 12), runs=_RUNS_AROUND_A_JOKER)
+def test_no_lay_naming_three_or_more_jokers_is_ever_accepted(seed: int, turns: int, runs: list[tuple[Colour, int]]) -> None:
+    # Any position of a random game, at the seat's laying step; the lay names one joker per meld, in 3-5
+    # melds like "r4 J r6". The rack can never hold three jokers, so the move is refused.
+    rng = random.Random(seed)
+    state = RULES.new_game(2, rng)
+    for _ in range(turns):
+        state, _ = random_turn(state, rng)
+        if state.phase is Phase.OVER:
+            return
+    if state.phase is Phase.DRAW:
+        state = play(state, state.turn, "draw")
+    lay = Lay(tuple((Tile(colour, start), JOKER, Tile(colour, start + 2)) for colour, start in runs))
+    with pytest.raises(IllegalMove):
+        apply(state, state.turn, lay)
 
 
 def test_it_refuses_to_lay_down_the_last_tile() -> None:

@@ -103,6 +103,13 @@ def test_a_play_that_breaks_a_rule_is_refused_with_the_rule() -> None:
         RULES.apply(state, 0, play("r5 r6 r7"))
 
 
+def test_a_play_naming_three_jokers_is_refused_as_there_are_only_two() -> None:
+    # One joker on the table, one on the rack: a table with three is not a table of this game (SPEC 2).
+    state = position(["J r1 r2 y5 y6", "y1 y2 y3"], table="r4 J r6", opened=[0])
+    with pytest.raises(IllegalMove, match=r"'r4 J r6 \| r1 r2 J \| J y5 y6' is not a table: there are only two jokers in the game, not 3"):
+        RULES.apply(state, 0, play("r4 J r6 | r1 r2 J | J y5 y6"))
+
+
 def test_the_first_play_must_be_an_opening_of_30() -> None:
     state = position(["r9 y9 b9 k11 k12 k13", "y1 y2 y3"], table="r5 r6 r7", opened=[1])
     with pytest.raises(IllegalMove, match="worth 27"):

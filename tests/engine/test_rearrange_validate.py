@@ -4,10 +4,12 @@ one readable error per failing condition. Positions are written in notation; whe
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from apps.engine.errors import IllegalMove
 from apps.engine.rearrange.validate import PlayCheck, check_play
-from apps.engine.tiles import Tile, parse_melds, parse_tiles
+from apps.engine.tiles import COLOURS, JOKER, Colour, Tile, format_melds, parse_melds, parse_tiles
 
 
 def play(start: str, rack: str, table: str, *, opened: bool = True) -> PlayCheck:
@@ -178,6 +180,20 @@ def test_before_the_opening_no_table_joker_can_be_freed() -> None:
 
 def test_a_rack_joker_goes_anywhere() -> None:
     assert placed(play("r5 r6 r7", "J", "r5 r6 r7 J")) == ["J"]
+
+
+@given(
+    runs=st.lists(st.tuples(st.sampled_from(COLOURS), st.integers(1, 11)), min_size=3, max_size=6),
+    opened=st.booleans(),
+)
+def test_no_play_naming_three_or_more_jokers_is_ever_accepted(runs: list[tuple[Colour, int]], opened: bool) -> None:
+    # Every set legal on its own ("r4 J r6"), one joker each, and a rack said to hold every tile: still
+    # refused, since there are only two jokers in the game (SPEC 2).
+    table = [[Tile(colour, start), JOKER, Tile(colour, start + 2)] for colour, start in runs]
+    rack = [tile for meld in table for tile in meld]
+    with pytest.raises(IllegalMove) as caught:
+        check_play([], rack, table, opened=opened)
+    assert str(caught.value) == f"{format_melds(table)!r} is not a table: there are only two jokers in the game, not {len(runs)}"
 
 
 def test_the_placed_tiles_are_the_new_ones_in_face_order() -> None:

@@ -3,7 +3,8 @@
 A play is the whole table as the player leaves it. It is legal when, in this order of checks (the first
 failing one is the error the player reads under the table):
 
-1. every set on the table is legal (the message quotes the set and names its rule);
+1. every set on the table is legal (the message quotes the set and names its rule), and the table names
+   no face more often than the game has it (two jokers, two of each tile: SPEC 2);
 2. every tile that was on the table is still on it (none went to the rack), and every new tile is on the
    player's rack;
 3. at least one tile left the rack;
@@ -26,7 +27,7 @@ from itertools import combinations, permutations, product
 
 from apps.engine.errors import IllegalMove
 from apps.engine.rearrange.melds import OPENING_MINIMUM, Meld, read_meld
-from apps.engine.tiles import JOKER, Tile, format_tiles
+from apps.engine.tiles import JOKER, Tile, copies_problem, format_melds, format_tiles
 
 Faces = tuple[Tile, ...]
 
@@ -55,8 +56,11 @@ def check_play(
     the turn's start; `opened` says whether the player opened on an earlier turn. Raises IllegalMove with
     the first rule broken."""
     melds = tuple(read_meld(faces) for faces in table)
-    before = Counter(tile for meld in start for tile in meld)
     after = Counter(tile for meld in melds for tile in meld.tiles)
+    too_many = copies_problem(after.elements())
+    if too_many is not None:
+        raise IllegalMove(f"{format_melds(table)!r} is not a table: {too_many}")
+    before = Counter(tile for meld in start for tile in meld)
     gone = before - after
     if gone:
         if JOKER in gone:
