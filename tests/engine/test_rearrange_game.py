@@ -118,6 +118,14 @@ def test_the_first_play_must_be_an_opening_of_30() -> None:
     assert after.opened == (True, True)
 
 
+def test_an_opening_may_send_a_group_already_on_the_table_in_its_own_order() -> None:
+    # Issue 13 through the game's apply: seat 1's group y7 b7 r7 k7 comes back as r7 y7 b7 k7.
+    state = position(["r10 r11 r12 k1", "y1 y2 y3"], table="y7 b7 r7 k7", opened=[1])
+    state = RULES.apply(state, 0, play("r7 y7 b7 k7 | r10 r11 r12"))
+    assert state.opened[0] and rack_text(state, 0) == "k1"
+    assert table_text(state) == "r7 y7 b7 k7 | r10 r11 r12"
+
+
 def test_from_the_next_turn_the_opener_may_rebuild_the_table() -> None:
     state = position(["k11 k12 k13 r8", "y1 y2 y3 y4"], table="r5 r6 r7")
     state = RULES.apply(state, 0, play("r5 r6 r7 | k11 k12 k13"))
