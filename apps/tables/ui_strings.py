@@ -188,6 +188,7 @@ def table_strings() -> dict[str, object]:
         "score_twin": _("Dealt the indicator's twin"),
         "score_joker_out": _("Went out by discarding a joker (×2)"),
         "score_double": _("Double game (×2)"),
+        "score_shared": _("Shared win: split equally, points left over one each to the earlier seats"),
         "game_total": _("This game"),
         "match_scores": _("The match so far"),
         "game": _("Game"),
