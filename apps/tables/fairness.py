@@ -182,10 +182,10 @@ def match_check(match: Match) -> MatchCheck | None:
     fair = _fair_of(match)
     if fair is None:
         return None
-    if match.finished_at is None or fair.sealed_at is None:
+    if match.finished_at is None:
         return MatchCheck(fair.commitment, revealed=False)
     checks = []
-    for game in match.games.order_by("number"):
+    for game in match.games.order_by("number") if fair.sealed_at is not None else ():
         proof = game_proof(game)
         assert proof is not None  # the match is over and its seeds sealed
         try:
@@ -197,6 +197,6 @@ def match_check(match: Match) -> MatchCheck | None:
         fair.commitment,
         revealed=True,
         server_seed=fair.server_seed,
-        player_seeds=tuple(value or "" for value in fair.seeds),
+        player_seeds=tuple(value or "" for value in fair.seeds),  # a match closed in the window: all empty
         games=tuple(checks),
     )

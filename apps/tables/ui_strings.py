@@ -70,6 +70,7 @@ def table_strings() -> dict[str, object]:
         "fair_commitment_title": _("SHA-256 of the server's secret seed, shown before any player's seed: %(commitment)s"),
         "fair_check_link": _("Fair deal: see the check of every deal"),
         "fair_how": _("How it works"),
+        "fair_waiting_seeds": _("Shuffling: every player's browser adds a random seed to the deal (a few seconds)."),
         # Seats and badges
         "you": _("you"),
         "tiles_forms": _forms("%(count)s tile", "%(count)s tiles"),

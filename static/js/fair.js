@@ -37,6 +37,12 @@ export function offerSeed(frame, send) {
   return true;
 }
 
+/** What the felt says while the match waits for the players' seeds ("" otherwise). */
+export function seedingText(frame) {
+  const fair = fairOf(frame);
+  return fair && fair.seeding ? t("fair_waiting_seeds") : "";
+}
+
 /** The header's fair-deal line: the commitment while the match is played, a link to the check after. */
 export function renderFair(root, frame) {
   const fair = fairOf(frame);

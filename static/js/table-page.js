@@ -6,7 +6,7 @@ import { Connection } from "./connection.js";
 import { h } from "./dom.js";
 import { HouseTable } from "./house.js";
 import { EventLog } from "./events.js";
-import { offerSeed, renderFair } from "./fair.js";
+import { offerSeed, renderFair, seedingText } from "./fair.js";
 import { t, tn } from "./i18n.js";
 import { RearrangeTable } from "./rearrange.js";
 import { renderResults, tickCountdowns } from "./results.js";
@@ -160,6 +160,7 @@ function renderFeltStatus(frame) {
   const view = frame.view;
   let text = "";
   if (table.status === "closed") text = t("table_closed");
+  else if (seedingText(frame)) text = seedingText(frame);
   else if (frame.seat === null && view && !view.over && view.turn !== null) {
     const seat = table.seats[view.turn];
     text = t("watching_turn", { name: seat ? seat.name : "" });

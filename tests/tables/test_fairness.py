@@ -231,6 +231,15 @@ def test_the_match_page_says_when_a_deal_does_not_verify(client):
     assert "Not verified" in page and "Checked" not in page
 
 
+def test_the_match_page_of_a_match_closed_before_its_first_deal_says_nothing_was_dealt(client):
+    match, _, fair = open_fair()
+    finish(match)
+    check = fairness.match_check(match)
+    assert check is not None and check.revealed and check.games == () and not check.verified
+    page = client.get(reverse("tables:match", args=[match.pk])).content.decode()
+    assert "no game was dealt" in page and "Not verified" not in page and "Checked" not in page
+
+
 def test_the_explanation_page_links_the_specification_and_the_checker_which_are_served(client):
     page = client.get(reverse("tables:fair_deals"))
     assert page.status_code == 200
