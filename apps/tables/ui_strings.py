@@ -65,8 +65,9 @@ def table_strings() -> dict[str, object]:
         "watching_turn": _("You are watching. %(name)s is playing."),
         "game_n_of_m": _("Game %(n)s of %(m)s"),
         # Fair deals (static/js/fair.js)
-        "fair_seeding": _("Fair deal: shuffling with every player's seed. Commitment %(commitment)s"),
-        "fair_commitment": _("Fair deal, commitment %(commitment)s"),
+        "fair_label": _("Fair deal"),
+        "fair_seeding": _("shuffling with every player's seed (commitment %(commitment)s)"),
+        "fair_commitment": _("commitment %(commitment)s"),
         "fair_commitment_title": _("SHA-256 of the server's secret seed, shown before any player's seed: %(commitment)s"),
         "fair_check_link": _("Fair deal: see the check of every deal"),
         "fair_how": _("How it works"),

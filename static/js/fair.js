@@ -43,19 +43,20 @@ export function seedingText(frame) {
   return fair && fair.seeding ? t("fair_waiting_seeds") : "";
 }
 
-/** The header's fair-deal line: the commitment while the match is played, a link to the check after. */
+/** The header's fair-deal line: the commitment while the match is played, a link to the check after.
+ * On a phone only "Fair deal" and the link show (the commitment is in the title and on the match page). */
 export function renderFair(root, frame) {
   const fair = fairOf(frame);
   root.hidden = !fair;
   if (!fair) return;
-  const short = fair.commitment.slice(0, 12) + "…";
   const how = h("a", { href: fair.explained_url, target: "_blank", rel: "noopener" }, t("fair_how"));
-  let text;
+  const mark = h("span", { class: "fair-line__mark", "aria-hidden": "true" }, "✓");
   if (fair.revealed) {
-    text = h("a", { href: fair.check_url }, t("fair_check_link"));
-  } else {
-    text = h("span", { title: t("fair_commitment_title", { commitment: fair.commitment }) },
-      t(fair.seeding ? "fair_seeding" : "fair_commitment", { commitment: short }));
+    clear(root).append(mark, " ", h("a", { href: fair.check_url }, t("fair_check_link")), " · ", how);
+    return;
   }
-  clear(root).append(h("span", { class: "fair-line__mark", "aria-hidden": "true" }, "✓"), " ", text, " · ", how);
+  const detail = t(fair.seeding ? "fair_seeding" : "fair_commitment", { commitment: fair.commitment.slice(0, 12) + "…" });
+  clear(root).append(mark, " ",
+    h("span", { title: t("fair_commitment_title", { commitment: fair.commitment }) }, t("fair_label")),
+    h("span", { class: "fair-line__detail" }, ", " + detail), " · ", how);
 }
