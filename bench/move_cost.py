@@ -30,9 +30,10 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--redis-db", type=int, default=6)
+    parser.add_argument("--db", default="rummy_bench")
     parser.add_argument("--profile", type=int, default=0, help="print the N costliest functions (cProfile)")
     args = parser.parse_args()
-    setup_django(redis_db=args.redis_db)
+    setup_django(args.db, redis_db=args.redis_db, TABLE_FAIR_SEED_SECONDS="0")  # deal at once: no browsers here
 
     from django.conf import settings
     from django.db import connection
