@@ -16,7 +16,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from rummysite import realtime  # noqa: E402
+from rummysite import metrics, realtime  # noqa: E402
+from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
 from rummysite.routing import websocket_urlpatterns  # noqa: E402
 
 # The event loop shares the GIL with the consumers' database threads; Python hands it over only every
@@ -24,12 +25,19 @@ from rummysite.routing import websocket_urlpatterns  # noqa: E402
 # process. A shorter interval keeps the loop responsive (measured in bench/README.md, load benchmark).
 sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL)
 
-router = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
+# The client's address is settled first (rummysite/client_address.py): Django's REMOTE_ADDR, allauth's
+# rate limits and the consumers all read the one the trusted proxy saw. Open WebSockets are counted.
+router = TrustedProxyMiddleware(
+    metrics.SocketCounter(
+        ProtocolTypeRouter(
+            {
+                "http": django_asgi_app,
+                "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            }
+        )
+    )
 )
+metrics.start_exporter()  # this process's metrics for Prometheus on METRICS_PORT, if set
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

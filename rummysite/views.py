@@ -1,19 +1,35 @@
-"""Site-level pages: the home page and the health check."""
+"""Site-level pages: the home page, the health endpoints and the metrics.
+
+- /livez: the process answers (no dependency is asked): for a supervisor deciding to restart it.
+- /readyz: the database, the channel layer and the broker answer: for a proxy or an orchestrator
+  deciding to send traffic. 503 when any of them fails. (/healthz is the same, kept for old checks.)
+- /metrics: Prometheus text (rummysite/metrics.py).
+
+Which dependency failed, and how, is shown only to staff, to a caller with the metrics token, and to
+the internal networks (settings.INTERNAL_NETWORKS: the containers' own healthchecks, Prometheus);
+anyone else learns only whether the site is ready. The metrics are refused to them altogether.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from apps.catalog.data import CATALOG
+from rummysite import metrics
+from rummysite.celery import app as celery_app
+from rummysite.client_address import client_address, in_networks, networks
 
 CHECK_TIMEOUT = 3.0
 
@@ -22,33 +38,56 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"games": CATALOG})
 
 
+# --- Who may see the internals ---------------------------------------------------------------------
+
+
+def _has_metrics_token(request: HttpRequest) -> bool:
+    token = getattr(settings, "METRICS_TOKEN", None)
+    given = request.headers.get("Authorization", "")
+    return bool(token) and hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
+
+
+async def may_see_internals(request: HttpRequest) -> bool:
+    """Staff, the metrics token, or a client address in the internal networks (after the proxy rule)."""
+    if _has_metrics_token(request):
+        return True
+    if in_networks(client_address(request), networks(settings.INTERNAL_NETWORKS)):
+        return True
+    user = await request.auser()
+    return bool(user.is_authenticated and user.is_staff)
+
+
+# --- Health ----------------------------------------------------------------------------------------
+
+
 def _check_database() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        if cursor.fetchone() != (1,):
-            raise RuntimeError("SELECT 1 returned something else")
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            if cursor.fetchone() != (1,):
+                raise RuntimeError("SELECT 1 returned something else")
+    finally:
+        connection.close()  # a connection that failed must not be kept; a good one is cheap to open
 
 
 async def _check_channel_layer() -> None:
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer configured")
-    channel = await layer.new_channel("healthz.")
+    channel = await layer.new_channel("readyz.")
     token = uuid.uuid4().hex
-    await layer.send(channel, {"type": "healthz", "token": token})
+    await layer.send(channel, {"type": "readyz", "token": token})
     message = await layer.receive(channel)
     if message.get("token") != token:
         raise RuntimeError("the channel layer returned another message")
 
 
 def _check_broker() -> None:
-    from rummysite.celery import app
-
-    with app.connection_for_write() as conn:
+    with celery_app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, timeout=CHECK_TIMEOUT)
 
 
-async def _timed(check: Any) -> dict[str, Any]:
+async def _timed(check: Callable[[], Awaitable[None]]) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         await asyncio.wait_for(check(), CHECK_TIMEOUT)
@@ -60,12 +99,39 @@ async def _timed(check: Any) -> dict[str, Any]:
     return status
 
 
-async def healthz(request: HttpRequest) -> JsonResponse:
-    """JSON with one entry per dependency; HTTP 503 if any of them fails."""
-    checks = {
-        "database": await _timed(sync_to_async(_check_database)),
-        "channel_layer": await _timed(_check_channel_layer),
-        "broker": await _timed(sync_to_async(_check_broker)),
-    }
+async def livez(request: HttpRequest) -> JsonResponse:
+    """200 whenever the process can answer at all: nothing else is asked."""
+    return JsonResponse({"ok": True})
+
+
+async def readyz(request: HttpRequest) -> JsonResponse:
+    """200 if the database, the channel layer and the broker all answer, else 503; the details (which
+    check, how long, what error) only for those who may see the internals."""
+    checks = dict(
+        zip(
+            ("database", "channel_layer", "broker"),
+            await asyncio.gather(
+                _timed(sync_to_async(_check_database, thread_sensitive=False)),
+                _timed(_check_channel_layer),
+                _timed(sync_to_async(_check_broker, thread_sensitive=False)),
+            ),
+            strict=True,
+        )
+    )
     ok = all(check["ok"] for check in checks.values())
-    return JsonResponse({"ok": ok, "checks": checks}, status=200 if ok else 503)
+    body: dict[str, Any] = {"ok": ok}
+    if await may_see_internals(request):
+        body["checks"] = checks
+    return JsonResponse(body, status=200 if ok else 503)
+
+
+# --- Metrics ---------------------------------------------------------------------------------------
+
+
+async def metrics_view(request: HttpRequest) -> HttpResponse:
+    """Prometheus text of the process that answers (Prometheus itself scrapes every process on
+    METRICS_PORT: docs/operations.md). Refused (404, as if absent) to the public."""
+    if not await may_see_internals(request):
+        return HttpResponse(status=404)
+    body = await sync_to_async(metrics.exposition, thread_sensitive=False)()
+    return HttpResponse(body, content_type="text/plain; version=0.0.4; charset=utf-8")
