@@ -37,7 +37,7 @@ from kombu.exceptions import ChannelError
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.exposition import start_http_server
-from prometheus_client.registry import REGISTRY, Collector
+from prometheus_client.registry import REGISTRY
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ MOVES = Counter(
 )
 MOVE_BROADCAST_SECONDS = Histogram(
     "rummy_move_broadcast_seconds",
-    "From a move being applied to the table's new version handed to the channel layer (engine, database, commit, payload, send).",
+    "From a move's new table version (the engine has applied it) to that version handed to the channel layer: database writes, commit, payload, send.",
     ["game"],
     buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )
@@ -178,8 +178,12 @@ def _count_failure(sender: Any = None, **kwargs: Any) -> None:
 # --- Site-wide gauges, read when scraped -----------------------------------------------------------------
 
 
-class SiteCollector(Collector):
+class SiteCollector:
     """Open tables (from the database) and the Celery queue's length (from the broker), at scrape time."""
+
+    def describe(self) -> list[GaugeMetricFamily]:
+        """The families without their values: registering must not query anything."""
+        return [GaugeMetricFamily("rummy_tables_open", ""), GaugeMetricFamily("rummy_celery_queue_length", "")]
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         tables = GaugeMetricFamily("rummy_tables_open", "Tables not closed, by game and status.", labels=["game", "status"])
@@ -225,7 +229,7 @@ def queue_lengths() -> list[tuple[str, int]]:
     return lengths
 
 
-_site_registry = CollectorRegistry(auto_describe=True)
+_site_registry = CollectorRegistry()
 _site_registry.register(SiteCollector())
 
 

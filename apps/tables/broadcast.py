@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from rummysite import metrics
 from rummysite.realtime import group_send, group_send_later
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ def table_changed(table_id: int, version: int, payload: dict[str, Any] | None = 
             log.exception("Could not build the payload of table %s v%s", table_id, version)
             return
     group_send(table_group(table_id), {"type": "table.update", "payload": payload})
+    metrics.table_broadcast(table_id, payload["version"])
     for delay in FOLLOW_UPS_AFTER:
         group_send_later(delay, table_group(table_id), {"type": "table.version", "version": payload["version"]})
 

@@ -36,6 +36,7 @@ from apps.engine.match import start_match
 from apps.tables import broadcast, liveness
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.options import MATCH_LENGTHS, PACES
+from rummysite import metrics
 
 log = logging.getLogger(__name__)
 
@@ -628,6 +629,7 @@ def _apply_and_save(
     after = rules.apply(state, seat, move)
     now = now or timezone.now()
     _bump(table)
+    metrics.move_applied(table_id=table.pk, version=table.version, game=table.game, actor=actor)
     if seq is None:
         seq = MoveLog.objects.filter(game=game).count() + 1
     MoveLog.objects.create(
