@@ -178,6 +178,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# Beat writes its schedule file after every task it sends: the file's age is its healthcheck (compose.yaml).
+CELERY_BEAT_SYNC_EVERY = 1
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The backstop for lost timer messages: runs any table action overdue by more than a second.
     "tables-sweep-due": {"task": "tables.sweep_due", "schedule": 2.0},
