@@ -346,11 +346,18 @@ METRICS_ADDR = env.get_str("METRICS_ADDR", "127.0.0.1")
 
 # --- Logging ----------------------------------------------------------------------------------------
 
+# One JSON object per line in production (rummysite/json_logs.py), plain lines on a laptop. Celery's
+# worker and beat then log through this configuration too, instead of replacing it with their own.
+LOG_JSON = env.get_bool("LOG_JSON", not DEBUG)
+CELERY_WORKER_HIJACK_ROOT_LOGGER = not LOG_JSON
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "rummysite.json_logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json" if LOG_JSON else "plain"}},
     "root": {"handlers": ["console"], "level": env.get_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.channels.server": {"level": "WARNING"},
@@ -359,3 +366,17 @@ LOGGING = {
         "kombu": {"level": "ERROR"},
     },
 }
+
+# --- Error reports --------------------------------------------------------------------------------------
+
+# Sentry (rummysite/error_reports.py) when SENTRY_DSN is set: no personal data, no hidden tiles.
+SENTRY_DSN = env.get_str("SENTRY_DSN")
+if SENTRY_DSN is not None:
+    from rummysite import error_reports
+
+    error_reports.init(
+        dsn=SENTRY_DSN,
+        environment=env.get_str("SENTRY_ENVIRONMENT", "production") or "production",
+        release=env.get_str("SENTRY_RELEASE"),
+        traces_sample_rate=env.get_float("SENTRY_TRACES_SAMPLE_RATE", 0.0, maximum=1.0),
+    )
