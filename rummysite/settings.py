@@ -32,6 +32,8 @@ if SECRET_KEY_FROM_ENV is None and not DEBUG:
 if SECRET_KEY_FROM_ENV is not None and len(SECRET_KEY_FROM_ENV) < 50 and not DEBUG:
     raise ImproperlyConfigured("SECRET_KEY is too short for production: use at least 50 random characters")
 SECRET_KEY = SECRET_KEY_FROM_ENV or "django-insecure-local-development-only-key-do-not-use-in-production"
+# Rotating SECRET_KEY: the old key here keeps sessions and password-reset links valid until it is removed.
+SECRET_KEY_FALLBACKS = env.get_list("SECRET_KEY_FALLBACKS", [])
 
 ALLOWED_HOSTS = env.get_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.get_list("CSRF_TRUSTED_ORIGINS", [])
