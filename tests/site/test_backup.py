@@ -9,7 +9,6 @@ import re
 import secrets
 import shutil
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import psycopg
 import pytest
 
 from rummysite import env
+from tests.site.processes import manage
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("pg_dump", "pg_restore")
@@ -54,12 +54,9 @@ def admin_connection(config: dict) -> psycopg.Connection:
 
 
 def site(config: dict, name: str, code: str, *args: str) -> str:
-    """Run `code` in a fresh process of the site whose DATABASE_URL is database `name`."""
+    """Run `code` (or `manage.py ARGS`) in a fresh process of the site whose database is `name`."""
     url = f"postgres://{config['USER']}:{config['PASSWORD']}@{config['HOST']}:{config['PORT']}/{name}"
-    environment = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "SECRET_KEY", "DEBUG"}}
-    environment["DATABASE_URL"] = url
-    command = [sys.executable, "manage.py", *args] if args else [sys.executable, "manage.py", "shell", "-c", textwrap.dedent(code)]
-    result = subprocess.run(command, cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300)
+    result = manage(list(args) or ["shell", "-c", textwrap.dedent(code)], DATABASE_URL=url)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 

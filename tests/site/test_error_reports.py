@@ -5,18 +5,14 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import random
-import subprocess
 import sys
-import textwrap
-from pathlib import Path
 
 from apps.engine.game import get_rules
 from rummysite import error_reports
 from rummysite.json_logs import JsonFormatter
+from tests.site.processes import PRODUCTION, python, shell
 
-ROOT = Path(__file__).resolve().parents[2]
 SEED = "9f" * 32
 
 
@@ -84,10 +80,7 @@ def test_an_exception_reported_through_sentry_carries_no_rack_pile_or_seed():
         sentry_sdk.flush()
         print(json.dumps({"events": sent, "rack": list(state.racks[0]), "pool": list(state.pool[:5])}))
     """
-    environment = {k: v for k, v in os.environ.items() if k not in {"SENTRY_DSN", "DEBUG", "SECRET_KEY"}}
-    environment["DJANGO_SETTINGS_MODULE"] = "rummysite.settings"
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=environment,
-                            capture_output=True, text=True, timeout=120)
+    result = python(code)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.strip().splitlines()[-1])
     events = [event for event in report["events"] if event.get("exception")]
@@ -103,13 +96,8 @@ def test_an_exception_reported_through_sentry_carries_no_rack_pile_or_seed():
 
 
 def test_setting_a_dsn_starts_reports_with_no_personal_data():
-    code = "import sentry_sdk; o = sentry_sdk.get_client().options; print(sentry_sdk.get_client().is_active(), o['send_default_pii'], o['before_send'].__module__)"
-    environment = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
-    environment["SENTRY_DSN"] = "https://public@sentry.invalid/1"
-    result = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=environment,
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1].split() == ["True", "False", "rummysite.error_reports"]
+    code = "import json, sentry_sdk; o = sentry_sdk.get_client().options; print(json.dumps([sentry_sdk.get_client().is_active(), o['send_default_pii'], o['before_send'].__module__]))"
+    assert shell(code, SENTRY_DSN="https://public@sentry.invalid/1") == [True, False, "rummysite.error_reports"]
 
 
 def test_a_log_line_is_one_json_object_with_the_traceback_and_extra_fields():
@@ -128,13 +116,6 @@ def test_a_log_line_is_one_json_object_with_the_traceback_and_extra_fields():
 
 
 def test_production_logs_json_and_a_laptop_plain_lines():
-    code = "from django.conf import settings as s; print(s.LOGGING['handlers']['console']['formatter'], s.CELERY_WORKER_HIJACK_ROOT_LOGGER)"
-    outputs = []
-    for variables in ({}, {"SECRET_KEY": "j" * 64, "DEBUG": "0", "EMAIL_URL": "console"}):
-        environment = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "LOG_JSON", "EMAIL_URL"}}
-        environment.update(variables)
-        result = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=environment,
-                                capture_output=True, text=True, timeout=120)
-        assert result.returncode == 0, result.stderr
-        outputs.append(result.stdout.strip().splitlines()[-1].split())
-    assert outputs == [["plain", "True"], ["json", "False"]]
+    code = "import json; from django.conf import settings as s; print(json.dumps([s.LOGGING['handlers']['console']['formatter'], s.CELERY_WORKER_HIJACK_ROOT_LOGGER]))"
+    assert shell(code) == ["plain", True]
+    assert shell(code, **PRODUCTION) == ["json", False]

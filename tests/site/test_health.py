@@ -3,19 +3,13 @@ their details only for staff, the metrics token and the internal networks."""
 
 from __future__ import annotations
 
-import json
-import os
 import socket
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 
 import pytest
 
+from tests.site.processes import PRODUCTION, shell
 from tests.tables.helpers import make_user
 
-ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = "203.0.113.9"
 
 ASK = """
@@ -37,14 +31,7 @@ def closed_port() -> int:
 
 
 def ask_a_fresh_site(**variables: str) -> dict:
-    environment = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG"}}
-    environment.update(variables)
-    result = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", textwrap.dedent(ASK)],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return shell(ASK, **variables)  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
@@ -90,12 +77,7 @@ def test_in_production_the_health_endpoints_answer_plain_http_and_pages_redirect
         from django.test import Client
         print([Client().get(path).status_code for path in ("/livez", "/readyz", "/metrics", "/")])
     """
-    environment = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG"}}
-    environment.update(SECRET_KEY="h" * 64, DEBUG="0", ALLOWED_HOSTS="testserver", EMAIL_URL="console",
-                       DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}")
-    result = subprocess.run([sys.executable, "manage.py", "shell", "-c", textwrap.dedent(code)], cwd=ROOT,
-                            env=environment, capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stderr
-    livez, readyz, metrics, home = json.loads(result.stdout.strip().splitlines()[-1])
+    livez, readyz, metrics, home = shell(code, **{**PRODUCTION, "ALLOWED_HOSTS": "testserver",
+                                                  "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}"})
     assert (livez, metrics, home) == (200, 200, 301)  # the test client calls from 127.0.0.1: internal
     assert readyz in (200, 503)  # answered, not redirected (no database was migrated here)

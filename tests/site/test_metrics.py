@@ -3,13 +3,8 @@ endpoint is refused to the public, and every process's metrics (a worker's child
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
-import textwrap
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -24,9 +19,9 @@ from apps.tables import services
 from apps.tables.models import MoveLog, Seat
 from rummysite import metrics
 from rummysite.asgi import application
+from tests.site.processes import python
 from tests.tables.helpers import human_move, make_user, play_match, state_of
 
-ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = "203.0.113.9"
 
 
@@ -144,16 +139,9 @@ def test_the_metrics_endpoint_answers_staff_the_token_and_the_internal_network(c
             assert f"# TYPE {name.removesuffix('_total')}" in text, name
 
 
-def run_python(code: str, **variables: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k not in {"PROMETHEUS_MULTIPROC_DIR", "DEBUG", "SECRET_KEY"}}
-    environment.update({"DJANGO_SETTINGS_MODULE": "rummysite.settings", **variables})
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=environment,
-                          capture_output=True, text=True, timeout=120)
-
-
 def test_a_workers_children_are_summed_in_multiprocess_mode(tmp_path):
     """Celery's prefork children each count their own failures; the main process serves the sum."""
-    result = run_python(
+    result = python(
         """
         import django, multiprocessing
         django.setup()
@@ -175,7 +163,7 @@ def test_a_workers_children_are_summed_in_multiprocess_mode(tmp_path):
 
 
 def test_a_process_serves_its_metrics_on_the_metrics_port():
-    result = run_python(
+    result = python(
         """
         import socket, urllib.request, django
         with socket.socket() as s:

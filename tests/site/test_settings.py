@@ -2,39 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import os
 import secrets
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from rummysite import env
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-SETTING_VARIABLES = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "EMAIL_URL", "DATABASE_POOL", "CONN_MAX_AGE"}
-PRODUCTION = {"SECRET_KEY": "s" * 64, "DEBUG": "0", "ALLOWED_HOSTS": "rummy.example.com", "EMAIL_URL": "console"}
-
-
-def run_django(args: list[str], **variables: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k not in SETTING_VARIABLES and not k.startswith("SECURE_")}
-    environment.update(variables)
-    return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
-    )
+from tests.site.processes import PRODUCTION, manage, shell
 
 
 def settings_with(names: list[str], **variables: str) -> dict:
     """The named settings of a fresh process started with these variables."""
-    code = f"import json; from django.conf import settings as s; print(json.dumps({{n: getattr(s, n, None) for n in {names!r}}}, default=str))"
-    result = run_django(["shell", "-c", code], **variables)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return shell(f"import json; from django.conf import settings as s; print(json.dumps({{n: getattr(s, n, None) for n in {names!r}}}, default=str))", **variables)
 
 
 @pytest.mark.parametrize(
@@ -53,7 +32,7 @@ def test_a_postgres_url_becomes_a_psycopg_database():
 
 
 def test_the_process_stops_at_start_on_a_malformed_database_url():
-    result = run_django(["check"], DATABASE_URL="mysql://nope")
+    result = manage(["check"], DATABASE_URL="mysql://nope")
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr and "DATABASE_URL" in result.stderr
 
@@ -72,13 +51,13 @@ def test_a_bad_boolean_is_refused(monkeypatch):
 
 
 def test_production_needs_a_secret_key():
-    result = run_django(["check"], DEBUG="0")
+    result = manage(["check"], DEBUG="0")
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
 
 
 def test_production_settings_pass_the_deployment_checklist():
-    result = run_django(
+    result = manage(
         ["check", "--deploy", "--fail-level", "WARNING"],
         SECRET_KEY=secrets.token_urlsafe(64),
         DEBUG="0",
@@ -91,7 +70,7 @@ def test_production_settings_pass_the_deployment_checklist():
 
 
 def test_production_refuses_to_start_without_an_email_url():
-    result = run_django(["check"], **{**PRODUCTION, "EMAIL_URL": ""})
+    result = manage(["check"], **{**PRODUCTION, "EMAIL_URL": ""})
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr and "EMAIL_URL must be set" in result.stderr
 
