@@ -8,7 +8,7 @@ CPU time is this process's (time.process_time), so it is not inflated by other w
 the way wall time is; both are printed.
 
 Each move runs the way a WebSocket frame's database work runs under daphne: through the consumers' own
-database-thread wrapper (apps/tables/consumers.py `_in_db_thread`), which closes or keeps the connection
+database-thread wrapper (apps/live/threads.py `_in_thread`), which closes or keeps the connection
 around every call. `--connections` chooses how connections are reused: `kept` (each thread keeps its
 own for CONN_MAX_AGE seconds), `pool` (psycopg's pool, DATABASE_POOL=1: a connection is borrowed per
 call and given back), or `both`: the two, alternated in rounds in separate processes of the same run,
@@ -57,8 +57,8 @@ def main() -> None:
 
     from apps.engine.bots import get_bot
     from apps.engine.game import get_rules
+    from apps.live.threads import _in_thread as in_db_thread
     from apps.tables import services
-    from apps.tables.consumers import _in_db_thread
     from apps.tables.models import Table
     from apps.tables.snapshot import frame_for, table_payload
     from bench.load import close_tables, ensure_users
@@ -74,10 +74,10 @@ def main() -> None:
     queries: list[int] = []
     profiler = cProfile.Profile()
     while len(cpu) < args.moves:
-        table = services.table_open(host=users[0], game="tile-rummy", seat_count=4, match_length=5, turn_seconds=60)
+        table = services.table_open(by=users[0], game="tile-rummy", seat_count=4, match_length=5, turn_seconds=60)
         tables.append(table.pk)
         for user in users[1:]:
-            services.table_join(table_id=table.pk, user=user)
+            services.table_join(table_id=table.pk, by=user)
         services.table_start(table_id=table.pk, by=users[0])
         while len(cpu) < args.moves:
             row = Table.objects.select_related("current_game").get(pk=table.pk)
@@ -90,8 +90,8 @@ def main() -> None:
                 started_cpu, started = time.process_time(), time.perf_counter()
                 if args.profile:
                     profiler.enable()
-                _in_db_thread(services.game_move, (), dict(table_id=table.pk, user=users[seat], move=move,
-                                                           expected_version=row.version, client_id=f"m{len(cpu)}"))
+                in_db_thread(services.game_move, (), dict(table_id=table.pk, by=users[seat], move=move,
+                                                          expected_version=row.version, client_id=f"m{len(cpu)}"))
                 profiler.disable()
                 cpu.append(time.process_time() - started_cpu)
                 wall.append(time.perf_counter() - started)

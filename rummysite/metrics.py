@@ -10,8 +10,10 @@ figures (open tables, queue length) are read from the database and the broker wh
 processes only, so every web replica reports the same value: take max() across instances.
 
 Call sites outside this module, one line each (the live path's owner may move them):
-- `move_applied` in apps/tables/services.py, where a move is applied and the table's version raised;
-- `table_broadcast` in apps/tables/broadcast.py, once a table's new version went to the channel layer;
+- `move_applied` in apps/tables/services/play.py (`apply_and_save`), where a move is applied and the
+  table's version raised;
+- `table_broadcast` in apps/tables/effects.py (`after_commit`), once the table's new version is published
+  on the live bus;
 - `SocketCounter` and `start_exporter` in rummysite/asgi.py; the Celery signals below connect themselves
   when rummysite/celery.py imports this module.
 """
@@ -51,7 +53,7 @@ MOVES = Counter(
 )
 MOVE_BROADCAST_SECONDS = Histogram(
     "rummy_move_broadcast_seconds",
-    "From a move's new table version (the engine has applied it) to that version handed to the channel layer: database writes, commit, payload, send.",
+    "From a move's new table version (the engine has applied it) to that version published on the live bus: database writes, commit, frames, publish.",
     ["game"],
     buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
 )
@@ -66,7 +68,7 @@ TASK_LAG_SECONDS = Histogram(
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0),
 )
 TASK_FAILURES = Counter(
-    "rummy_celery_task_failures", "Tasks that raised. Rating tasks are task=~\"apps.leaderboards.tasks.*\".", ["task"],
+    "rummy_celery_task_failures", "Tasks that raised. Rating tasks are task=~\".*leaderboards.*\".", ["task"],
 )
 
 # --- Recording ----------------------------------------------------------------------------------------
@@ -89,7 +91,7 @@ def move_applied(*, table_id: int, version: int, game: str, actor: str) -> None:
 
 
 def table_broadcast(table_id: int, version: int) -> None:
-    """The table's `version` was handed to the channel layer: if a move made it, observe its latency."""
+    """The table's `version` was published to the web processes: if a move made it, observe its latency."""
     with _pending_lock:
         started = _pending.pop((table_id, version), None)
     if started is not None:

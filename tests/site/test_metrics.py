@@ -32,7 +32,7 @@ def sample(name: str, **labels: str) -> float:
 @pytest.mark.django_db(transaction=True)  # the counters move when the moves commit
 def test_a_scripted_game_moves_the_counters_by_exactly_its_moves():
     alice = make_user("alice")
-    table = services.table_open(host=alice, game="tile-rummy", seat_count=2, bots=["easy"])
+    table = services.table_open(by=alice, game="tile-rummy", seat_count=2, bots=["easy"])
     services.table_start(table_id=table.pk, by=alice)
     before = {actor: sample("rummy_moves_total", game="tile-rummy", actor=actor) for actor in ("player", "bot")}
     latencies_before = sample("rummy_move_broadcast_seconds_count", game="tile-rummy")
@@ -51,8 +51,8 @@ def test_a_scripted_game_moves_the_counters_by_exactly_its_moves():
 @pytest.mark.django_db(transaction=True)
 def test_a_move_whose_transaction_rolls_back_is_neither_counted_nor_timed(monkeypatch):
     alice, bob = make_user("alice"), make_user("bob")
-    table = services.table_open(host=alice, game="tile-rummy", seat_count=2)
-    services.table_join(table_id=table.pk, user=bob)
+    table = services.table_open(by=alice, game="tile-rummy", seat_count=2)
+    services.table_join(table_id=table.pk, by=bob)
     services.table_start(table_id=table.pk, by=alice)
     seat_index = get_rules("tile-rummy").to_move(state_of(table.pk)[1])
     to_move = Seat.objects.select_related("user").get(table=table, index=seat_index)
@@ -64,7 +64,7 @@ def test_a_move_whose_transaction_rolls_back_is_neither_counted_nor_timed(monkey
 
     monkeypatch.setattr(MoveLog.objects, "create", lost_database)
     with pytest.raises(RuntimeError):
-        services.game_move(table_id=table.pk, user=to_move.user, move=move)
+        services.game_move(table_id=table.pk, by=to_move.user, move=move)
     after = (sample("rummy_moves_total", game="tile-rummy", actor="player"), sample("rummy_move_broadcast_seconds_count", game="tile-rummy"))
     assert after == before
 

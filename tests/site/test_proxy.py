@@ -174,4 +174,4 @@ def test_a_client_cannot_choose_its_address_through_the_proxy(stack: Stack) -> N
         assert status == 200 and json.loads(body) == {"ok": True}, claimed
     # The control: the same header from the proxy's own address (a trusted proxy) is believed.
     status, _, body = stack.direct("/readyz", **{"X-Forwarded-For": "192.0.2.5"})
-    assert status == 200 and set(json.loads(body)["checks"]) == {"database", "channel_layer", "broker"}
+    assert status == 200 and set(json.loads(body)["checks"]) == {"database", "live_bus", "broker"}

@@ -32,12 +32,12 @@ async def test_the_home_page_is_served():
 
 
 @pytest.mark.parametrize("path", ["/readyz", "/healthz"])
-async def test_the_readiness_check_reports_database_channel_layer_and_broker_to_the_internal_network(path):
+async def test_the_readiness_check_reports_database_live_bus_and_broker_to_the_internal_network(path):
     response = await get(path, client=("127.0.0.1", 40000))
     payload = json.loads(response["body"])
     assert response["status"] == 200, payload
     assert payload["ok"] is True
-    assert set(payload["checks"]) == {"database", "channel_layer", "broker"}
+    assert set(payload["checks"]) == {"database", "live_bus", "broker"}
     assert all(check["ok"] for check in payload["checks"].values())
 
 
