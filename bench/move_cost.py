@@ -64,6 +64,7 @@ def main() -> None:
     from bench.load import close_tables, ensure_users
 
     settings.TABLE_ENQUEUE_TASKS = True  # count the enqueue too (nothing consumes Redis db --redis-db)
+    settings.TABLE_FAIR_SEED_SECONDS = 0.0  # deal at once: no browser here sends a seed
     rules = get_rules("tile-rummy")
     brain = get_bot("tile-rummy", "easy")
     rng = random.Random(7)
