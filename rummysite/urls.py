@@ -9,7 +9,10 @@ admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-a
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
+    path("livez", views.livez, name="livez"),
+    path("readyz", views.readyz, name="readyz"),
+    path("healthz", views.readyz, name="healthz"),  # the old name of readyz, for checks that still use it
+    path("metrics", views.metrics_view, name="metrics"),
     path("games/", include("apps.catalog.urls")),
     path("", include("apps.tables.urls")),
     path("leaderboards/", include("apps.leaderboards.urls")),

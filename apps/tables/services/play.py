@@ -20,6 +20,7 @@ from apps.tables.models import MoveLog, Table
 from apps.tables.services import sql
 from apps.tables.services.flow import Due, finish_match, schedule, seconds
 from apps.tables.services.rows import bump
+from rummysite import metrics
 
 #: The table's columns a move may change (the others stay as they are: nothing else is written).
 MOVE_FIELDS = ("version", "due_action", "due_at", "status", "updated_at")
@@ -47,6 +48,7 @@ def apply_and_save(
     after = rules.apply(state, seat, move)
     now = now or timezone.now()
     bump(table)
+    metrics.move_applied(table_id=table.pk, version=table.version, game=table.game, actor=actor)
     game.move_count += 1
     sql.insert(MoveLog(
         game=game,
