@@ -34,6 +34,7 @@ def common_strings() -> dict[str, object]:
         "single_game": _("One game"),
         "match_of_games_forms": _forms("Match of %(count)s game", "Match of %(count)s games"),
         "empty_seat": _("Empty seat"),
+        "seat_free": _("Seat %(n)s: free"),
     }
 
 
@@ -41,6 +42,7 @@ def lobby_strings() -> dict[str, object]:
     return {
         **common_strings(),
         "join": _("Join"),
+        "join_table_n": _("Join table %(id)s: take a free seat"),
         "watch": _("Watch"),
         "playing": _("Playing"),
         "open": _("Waiting for players"),
@@ -89,9 +91,9 @@ def table_strings() -> dict[str, object]:
         "invite_public": _("Invite a friend with this link:"),
         "copy_link": _("Copy link"),
         "copied": _("Copied"),
-        "join_as_guest": _("To take a seat, play as a guest (one click, no sign-up) or sign in."),
-        "play_as_guest": _("Play as a guest"),
-        "sign_in": _("Sign in"),
+        "sit_in_seat": _("Sit in seat %(n)s"),
+        "sit_as_guest": _("No account? Sit here plays as a guest, made on the spot: no sign-up."),
+        "sign_in_first": _("Or sign in first."),
         "leave_before_match": _("Stand up? Your seat becomes free for someone else."),
         "leave_during_match": _(
             "Leave the match? You will be out of it and placed after everyone still playing, "
