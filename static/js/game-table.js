@@ -42,6 +42,7 @@ export class GameTable {
       countElement: page.els.rackCount,
       onSelect: () => this.selectionChanged(),
       onDrop: (data, target, point) => this.dropOn(data, target, point),
+      sortButtons: { colour: page.els.sortColour, number: page.els.sortNumber },
     });
     this.els.melds.dataset.drop = "table";
     page.els.sortColour?.addEventListener("click", () => this.rack.sortBy("colour"));
@@ -103,6 +104,12 @@ export class GameTable {
 
   /** What a game keeps from a new frame before it is drawn (the rack, its own work in progress). */
   takeFrame(frame) {}
+
+  /** Where this seat's rack order is kept: one entry per table, game and seat. */
+  rackKey(frame) {
+    const game = frame.table.current_game;
+    return `rack:${frame.table.id}:${game ? game.id : 0}:${frame.seat}`;
+  }
 
   /** The middle of the table: the game's spots (`centerSpots`), nothing before the first deal. */
   renderCenter() {

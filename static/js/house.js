@@ -39,8 +39,7 @@ export class HouseTable extends GameTable {
 
   takeFrame(frame) {
     const view = frame.view;
-    const game = frame.table.current_game;
-    const key = `rack:${frame.table.id}:${game ? game.id : 0}:${frame.seat}`;
+    const key = this.rackKey(frame);
     if (key !== this.gameKey) {
       this.gameKey = key;
       this.tray = [];

@@ -48,7 +48,7 @@ export class RearrangeTable extends GameTable {
   takeFrame(frame) {
     const view = frame.view;
     const game = frame.table.current_game;
-    if (view && view.rack) this.rack.setFaces(view.rack, null, `rack:${frame.table.id}:${game ? game.id : 0}:${frame.seat}`);
+    if (view && view.rack) this.rack.setFaces(view.rack, null, this.rackKey(frame));
     const turnKey = view && game ? `${game.id}:${game.turn}` : null;
     if (this.myTurn()) {
       if (this.turnKey !== turnKey || !this.work || !this.workMatchesRack()) this.beginTurn();

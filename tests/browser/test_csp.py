@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import play_now
+
 pytestmark = pytest.mark.browser
 
 RECORD_VIOLATIONS = """
@@ -35,9 +37,7 @@ def test_the_home_page_the_lobby_and_a_table_page_run_without_a_csp_violation(ne
     page.wait_for_load_state("networkidle")
     seen["lobby"] = violations(page)
 
-    page.goto("/")
-    page.get_by_role("button", name="Play now").click()
-    page.wait_for_url("**/t/*/")
+    play_now(page)
     page.locator("#rack .tile").first.wait_for()  # the page's modules ran and the WebSocket delivered
     page.wait_for_timeout(1500)  # a bot move or two over the socket
     seen["table"] = violations(page)

@@ -8,16 +8,13 @@ import sys
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, ROOT, screenshot
+from tests.browser.conftest import PHONE, ROOT, play_now, screenshot
 from tests.browser.keys import FOCUS_IN_RACK, focus_rack, press_button, select_tiles
 
 
 def seeded_table(site, page, what: str = "house-opening") -> str:  # type: ignore[no-untyped-def]
     """Play now (to be a guest player), then a table with a seeded deal (or position) for that player."""
-    page.goto("/")
-    page.get_by_role("button", name="Play now").click()
-    page.wait_for_url("**/t/*/")
-    first = page.url.rstrip("/").rsplit("/", 1)[-1]
+    first = play_now(page).rstrip("/").rsplit("/", 1)[-1]
     done = subprocess.run(
         [sys.executable, "-m", "tests.browser.seeding", what, "--host-of-table", first],
         env=site.env, cwd=ROOT, capture_output=True, text=True,
