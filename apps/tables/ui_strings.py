@@ -33,8 +33,8 @@ def common_strings() -> dict[str, object]:
         "private": _("Private"),
         "single_game": _("One game"),
         "match_of_games_forms": _forms("Match of %(count)s game", "Match of %(count)s games"),
-        "empty_seat": _("Empty seat"),
         "seat_free": _("Seat %(n)s: free"),
+        "free_seat": _("Free seat"),
     }
 
 
@@ -92,7 +92,7 @@ def table_strings() -> dict[str, object]:
         "copy_link": _("Copy link"),
         "copied": _("Copied"),
         "sit_in_seat": _("Sit in seat %(n)s"),
-        "sit_as_guest": _("No account? Sit here plays as a guest, made on the spot: no sign-up."),
+        "sit_as_guest": _("No account needed: Sit here makes you a guest player on the spot."),
         "sign_in_first": _("Or sign in first."),
         "leave_before_match": _("Stand up? Your seat becomes free for someone else."),
         "leave_during_match": _(
@@ -237,6 +237,8 @@ def table_strings() -> dict[str, object]:
             "%(count)s tile selected: press + on a set, or New set.",
             "%(count)s tiles selected: press + on a set, or New set.",
         ),
+        "changed_since_your_turn": _("placed or moved since your last turn"),
+        "changed_since_last_turn": _("placed or moved in the last turn"),
         "score_won": _("Won: the losers' points"),
         "score_left": _("Left the game"),
         "score_none": _("No score this game"),

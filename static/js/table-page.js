@@ -25,6 +25,7 @@ const els = {
   felt: document.getElementById("felt"),
   center: document.getElementById("felt-center"),
   melds: document.getElementById("melds"),
+  notes: document.getElementById("felt-notes"),
   status: document.getElementById("felt-status"),
   why: document.getElementById("table-why"),
   prematch: document.getElementById("prematch"),
@@ -55,17 +56,19 @@ const page = {
   resultsHidden: null, // the game whose score table the player closed
   connection: null,
 
+  /** Send a move; true when it went out (the server's answer comes as an ack or an error). */
   move(text) {
-    if (!this.frame) return;
-    if (this.busy) return;
+    if (!this.frame) return false;
+    if (this.busy) return false;
     const id = this.connection.nextId();
     const sent = this.connection.send({ type: "move", move: text, version: this.shown, id });
     if (!sent) {
       this.toast(t("not_connected"), "error");
-      return;
+      return false;
     }
     this.pending = { id, text };
     this.setBusy(true);
+    return true;
   },
 
   send(frame) {
@@ -177,8 +180,10 @@ function onFrame(frame) {
     page.pending = null;
     page.setBusy(false);
   } else if (frame.type === "error") {
+    const refused = page.pending !== null && page.pending !== undefined && frame.ref === page.pending.id;
     page.pending = null;
     page.setBusy(false);
+    if (refused && controller.refused) controller.refused(frame);
     if (frame.code !== "stale") page.toast(frame.message, "error");
   }
 }

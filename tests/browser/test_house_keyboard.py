@@ -51,7 +51,7 @@ def test_with_the_keyboard_alone_a_player_selects_lays_an_opening_and_discards(s
     tray = page.locator("#tray")
     # The tray arranged the run the way it goes on the table (a 1 after 13) and counts the opening.
     assert tray.locator(".tray__meld").first.locator(".tile").evaluate_all("ts => ts.map(t => t.dataset.face)") == ["r12", "r13", "r1"]
-    assert "45 points" in tray.locator(".tray__total").inner_text()
+    assert "45 points" in tray.locator(".meter__total").inner_text()
     screenshot(page, "house-opening-tray")
 
     page.wait_for_function(FOCUS_IN_RACK)
@@ -65,6 +65,21 @@ def test_with_the_keyboard_alone_a_player_selects_lays_an_opening_and_discards(s
     press_button(page, "Discard")
     page.locator("#felt-center .spot--discard .tile[data-face='k13']").wait_for()
     assert "k13" not in rack_faces(page)
+
+
+def test_add_to_opening_lights_up_only_for_tiles_that_make_a_meld(site, new_page):
+    page = new_page()
+    page.goto(seeded_table(site, page))
+    page.locator("#rack .tile").first.wait_for()
+    add = page.locator("#actions").get_by_role("button", name="Add to opening")
+    for face in ("r8", "b9", "k13"):  # three tiles, no meld
+        click_rack(page, face)
+    assert add.is_disabled()
+    assert "do not make a meld" in page.locator("#actions .actions__hint").inner_text()
+    page.keyboard.press("Escape")
+    for face in ("r8", "y8", "b8"):  # a set
+        click_rack(page, face)
+    assert add.is_enabled()
 
 
 def test_a_spectator_never_sees_a_rack_and_a_reload_restores_the_same_view(site, new_page):

@@ -1,0 +1,68 @@
+"""What changed on the Rearrange table, in the browser: after the Hard bot's turn, the tiles it placed
+(b3 y3) and moved (r3, taken off the run into a new group) are marked for the player, and not the
+player's own tiles of the turn before; the marks survive a reload and go as soon as the player's turn
+is sent; a spectator sees the last turn's changes. The position is the test-only hook's
+`rearrange_bot_position` (tests/browser/seeding.py)."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import LAPTOP, PHONE, screenshot
+from tests.browser.test_house_keyboard import click_rack, seeded_table
+
+MY_TURN = "() => document.getElementById('table-app').classList.contains('is-my-turn')"
+NOT_MY_TURN = "() => !document.getElementById('table-app').classList.contains('is-my-turn')"
+
+
+def marked(page) -> list[str]:  # type: ignore[no-untyped-def]
+    return sorted(page.locator("#melds .tile.is-changed").evaluate_all("tiles => tiles.map(t => t.dataset.face)"))
+
+
+def test_the_bots_placed_and_moved_tiles_are_marked_after_its_turn_and_unmarked_after_yours(site, new_page):
+    page = new_page(LAPTOP)
+    url = seeded_table(site, page, "rearrange-bot")
+    page.goto(url)
+    page.locator("#rack .tile").first.wait_for()
+    spectator = new_page(PHONE)
+    spectator.goto(url)
+    spectator.locator("#melds .meld").first.wait_for()
+    assert marked(page) == [] and page.locator(".changes-legend").count() == 0
+
+    # Our turn: red 7 on the run and a new group of 2s.
+    page.locator('#rack .tile[data-face="r7"]').drag_to(page.locator("#melds .meld").first)
+    for face in ("b2", "y2", "k2"):
+        click_rack(page, face)
+    page.keyboard.press("l")
+    page.locator("#actions").get_by_role("button", name="End turn").click()
+    page.wait_for_function(NOT_MY_TURN)
+
+    # The bot's turn: r3 moves off the run into r3 b3 y3. Marked: those three, not our r7 or our 2s.
+    page.wait_for_function(MY_TURN, timeout=30_000)
+    page.locator("#melds .tile.is-changed").first.wait_for()
+    assert marked(page) == ["b3", "r3", "y3"]
+    assert page.locator('#melds .tile.is-changed[data-face="r3"]').get_attribute("aria-label") == (
+        "red 3, placed or moved since your last turn"
+    )
+    assert page.locator(".changes-legend").inner_text() == "placed or moved since your last turn"
+    screenshot(page, "rearrange-marked-desktop")
+    spectator.locator("#melds .tile.is-changed").first.wait_for()
+    assert marked(spectator) == ["b3", "r3", "y3"]
+    assert spectator.locator(".changes-legend").inner_text() == "placed or moved in the last turn"
+    screenshot(spectator, "rearrange-marked-spectator-phone")
+
+    # A reload keeps the marks (the table at our last turn is kept for this tab).
+    page.reload()
+    page.locator("#melds .tile.is-changed").first.wait_for()
+    assert marked(page) == ["b3", "r3", "y3"]
+    page.set_viewport_size(PHONE)
+    screenshot(page, "rearrange-marked-phone")
+    page.set_viewport_size(LAPTOP)
+
+    # Our turn is sent (a draw): the marks go at once, and the bot's next turn (a draw) marks nothing.
+    page.locator("#actions").get_by_role("button", name="Draw a tile").click()
+    assert marked(page) == [] and page.locator(".changes-legend").count() == 0
+    page.wait_for_function(NOT_MY_TURN)
+    page.wait_for_function(MY_TURN, timeout=30_000)
+    assert page.locator("#seats .seat__count").inner_text() == "9 tiles"  # the bot drew
+    assert marked(page) == []
+    spectator.wait_for_function("() => document.querySelectorAll('#seats .seat__count')[1].textContent === '9 tiles'")
+    assert marked(spectator) == []
