@@ -4,12 +4,14 @@
 
 import { Connection } from "./connection.js";
 import { h } from "./dom.js";
+import { setupFullscreen } from "./fullscreen.js";
 import { HouseTable } from "./house.js";
 import { EventLog } from "./events.js";
 import { t, tn } from "./i18n.js";
 import { RearrangeTable } from "./rearrange.js";
 import { renderResults, tickCountdowns } from "./results.js";
 import { commonBadges, renderSeats } from "./seats.js";
+import { Sounds } from "./sounds.js";
 import { TurnClock } from "./timer.js";
 import { renderWaiting } from "./waiting.js";
 
@@ -44,6 +46,8 @@ const els = {
   keys: document.getElementById("keys-button"),
   keysHelp: document.getElementById("keys-help"),
   leaveDialog: document.getElementById("leave-dialog"),
+  sound: document.getElementById("sound-button"),
+  fullscreen: document.getElementById("fullscreen-button"),
 };
 
 const page = {
@@ -94,10 +98,14 @@ const page = {
 };
 
 const log = new EventLog(document.getElementById("log"));
+// Your clock's last seconds tick only on your own turn.
+const sounds = new Sounds(els.sound, () => (app.classList.contains("is-my-turn") ? page.clock.secondsLeft() : null));
+setupFullscreen(els.fullscreen, app);
 const initial = JSON.parse(document.getElementById("table-frame").textContent);
 const controller = initial.table.game === "tile-rummy-rearrange" ? new RearrangeTable(page) : new HouseTable(page);
 
 function render(frame) {
+  sounds.frame(page.frame, frame);
   page.frame = frame;
   page.shown = frame.version;
   const table = frame.table;

@@ -1,0 +1,56 @@
+"""The table's sounds in the browser: a cue for a tile drawn or laid (each cue is announced as a
+`table:sound` event, which these tests record), silent on a page nobody has touched yet (the browser's
+autoplay rule), and a sound switch that is remembered across a reload. The position is the test-only
+hook's house mid-game (tests/browser/seeding.py): the player is to draw."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import PHONE, screenshot
+from tests.browser.test_house_keyboard import click_rack, seeded_table
+
+RECORD = "window.__sounds = []; window.addEventListener('table:sound', (e) => window.__sounds.push(e.detail));"
+
+
+def cues(page) -> list[tuple[str, bool]]:  # type: ignore[no-untyped-def]
+    return [(cue["name"], cue["audible"]) for cue in page.evaluate("window.__sounds")]
+
+
+def test_cues_are_silent_until_the_page_is_touched_and_the_sound_switch_is_remembered(site, new_page):
+    player = new_page()
+    player.context.add_init_script(RECORD)
+    url = seeded_table(site, player, "house-midgame")
+    player.goto(url)
+    player.locator("#rack .tile").nth(9).wait_for()
+    watcher = new_page(PHONE)
+    watcher.context.add_init_script(RECORD)
+    watcher.goto(url)
+    watcher.locator("#seats .seat").nth(1).wait_for()
+    sound = player.get_by_role("button", name="Sound")
+    assert sound.get_attribute("aria-pressed") == "true"  # on by default
+
+    # The player draws (a press: the page may sound now); the watcher, who never touched the page, hears
+    # nothing although it gets the same cue.
+    player.locator("#actions").get_by_role("button", name="Draw").click()
+    player.locator("#rack .tile").nth(10).wait_for()
+    player.wait_for_function("() => window.__sounds.length > 0")
+    assert cues(player) == [("draw", True)]
+    watcher.wait_for_function("() => window.__sounds.length > 0")
+    assert cues(watcher) == [("draw", False)]
+
+    # Sound off, and it stays off after a reload; the next cue (a discard laid down) is silent.
+    sound.click()
+    assert sound.get_attribute("aria-pressed") == "false"
+    player.reload()
+    player.locator("#rack .tile").nth(10).wait_for()
+    assert player.get_by_role("button", name="Sound").get_attribute("aria-pressed") == "false"
+    assert player.evaluate("localStorage.getItem('tile-rummy:sound')") == '"off"'
+    click_rack(player, "y2")  # a press on the page, so only the switch keeps it quiet
+    player.locator("#actions").get_by_role("button", name="Discard").click()
+    player.wait_for_function("() => window.__sounds.some((cue) => cue.name === 'lay')")
+    assert ("lay", False) in cues(player) and all(not audible for _, audible in cues(player))
+    screenshot(player, "table-sound-off-desktop")
+
+    # On again: the watcher touches its page, and the bot's move is heard there.
+    watcher.locator("#felt").click()
+    watcher.evaluate("window.__sounds = []")
+    watcher.wait_for_function("() => window.__sounds.some((cue) => cue.audible)", timeout=30_000)
