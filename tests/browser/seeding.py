@@ -188,7 +188,7 @@ def seeded_house_table(host_id: int, seed: int | None = None, state: object = No
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("what", choices=["house-opening", "house-midgame", "house-away", "house-going-out", "rearrange",
-                                         "rearrange-bot", "rearrange-opening", "lost-broadcast"])
+                                         "rearrange-bot", "rearrange-opening", "house-match-end", "lost-broadcast"])
     parser.add_argument("--host-of-table", type=int, required=True, help="the host of this table hosts the new one")
     args = parser.parse_args()
     _setup()
@@ -209,6 +209,8 @@ def main() -> None:
         from dataclasses import replace
 
         print(seeded_house_table(host_id, state=replace(midgame_position(), away=(True, False))))  # type: ignore[type-var]
+    elif args.what == "house-match-end":  # going out ends the match (of one game): the scores stay
+        print(seeded_house_table(host_id, state=going_out_position(), match_length=1))
     elif args.what == "house-going-out":
         print(seeded_house_table(host_id, state=going_out_position(), match_length=3))
     elif args.what == "house-opening":

@@ -4,7 +4,7 @@ seated at once)."""
 
 from __future__ import annotations
 
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import LAPTOP, PHONE, screenshot
 
 
 def test_a_table_opened_in_the_lobby_appears_live_for_a_visitor_who_joins_it(new_page):
@@ -12,7 +12,7 @@ def test_a_table_opened_in_the_lobby_appears_live_for_a_visitor_who_joins_it(new
     visitor.goto("/play/")
     visitor.locator('#lobby-conn[data-state="connected"]').wait_for()
 
-    host = new_page()
+    host = new_page(LAPTOP)
     host.goto("/play/")
     host.get_by_role("button", name="Play Tile Rummy now against the Easy bot").wait_for()
     host.locator('label:has(input[name="seats"][value="3"])').click()
