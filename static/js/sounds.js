@@ -9,6 +9,7 @@ import { load, save } from "./store.js";
 const SETTING = "sound";
 const VOLUME = 0.2;
 const LAST_SECONDS = 10;
+const CUE_GAP = 0.18; // seconds between two cues of one frame
 
 /**
  * The cues between two state frames of one viewer: [{name, won?}]. "end" when the game ends (won: it
@@ -51,7 +52,8 @@ export class Sounds {
     this.show();
     button?.addEventListener("click", () => this.toggle());
     const unlock = () => this.unlock();
-    for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, unlock, { capture: true });
+    // The events that count as a gesture for the autoplay rule (a touch counts when it ends).
+    for (const type of ["pointerdown", "pointerup", "touchend", "click", "keydown"]) document.addEventListener(type, unlock, { capture: true });
     setInterval(() => this.clockTick(secondsLeft()), 200);
   }
 
@@ -83,9 +85,9 @@ export class Sounds {
     }
   }
 
-  /** The cues between two frames (see cuesFor). */
+  /** The cues between two frames (see cuesFor), one after the other (a tile laid, then your turn). */
   frame(before, after) {
-    for (const cue of cuesFor(before, after)) this.play(cue.name, cue);
+    cuesFor(before, after).forEach((cue, index) => this.play(cue.name, cue, index * CUE_GAP));
   }
 
   /** A tick for each of the last seconds of your clock (higher for the last three). */
@@ -100,17 +102,27 @@ export class Sounds {
     this.play("tick", { urgent: second <= 3 });
   }
 
-  play(name, options = {}) {
+  play(name, options = {}, delay = 0) {
     const context = this.context;
     const audible = this.on && context !== null && context.state === "running";
     window.dispatchEvent(new CustomEvent("table:sound", { detail: { name, audible } }));
     if (!audible) return;
-    const now = context.currentTime + 0.01;
+    const now = context.currentTime + 0.01 + delay;
     const voice = VOICES[name];
     if (voice) voice(this, now, options);
   }
 
   // Building blocks -------------------------------------------------------------------------------
+
+  /** A gain that rises to `gain` in `attack` seconds and fades out by `duration`, into the master. */
+  envelope(start, gain, attack, duration) {
+    const envelope = this.context.createGain();
+    envelope.gain.setValueAtTime(0.0001, start);
+    envelope.gain.exponentialRampToValueAtTime(gain, start + attack);
+    envelope.gain.exponentialRampToValueAtTime(0.0001, start + duration);
+    envelope.connect(this.master);
+    return envelope;
+  }
 
   tone(start, { freq, duration, type = "sine", gain = 0.6, slideTo = null }) {
     const context = this.context;
@@ -118,11 +130,7 @@ export class Sounds {
     oscillator.type = type;
     oscillator.frequency.setValueAtTime(freq, start);
     if (slideTo) oscillator.frequency.exponentialRampToValueAtTime(slideTo, start + duration);
-    const envelope = context.createGain();
-    envelope.gain.setValueAtTime(0.0001, start);
-    envelope.gain.exponentialRampToValueAtTime(gain, start + 0.012);
-    envelope.gain.exponentialRampToValueAtTime(0.0001, start + duration);
-    oscillator.connect(envelope).connect(this.master);
+    oscillator.connect(this.envelope(start, gain, 0.012, duration));
     oscillator.start(start);
     oscillator.stop(start + duration + 0.03);
   }
@@ -142,11 +150,7 @@ export class Sounds {
     filter.Q.value = q;
     filter.frequency.setValueAtTime(freq, start);
     if (to) filter.frequency.exponentialRampToValueAtTime(to, start + duration);
-    const envelope = context.createGain();
-    envelope.gain.setValueAtTime(0.0001, start);
-    envelope.gain.exponentialRampToValueAtTime(gain, start + 0.006);
-    envelope.gain.exponentialRampToValueAtTime(0.0001, start + duration);
-    source.connect(filter).connect(envelope).connect(this.master);
+    source.connect(filter).connect(this.envelope(start, gain, 0.006, duration));
     source.start(start);
     source.stop(start + duration + 0.03);
   }

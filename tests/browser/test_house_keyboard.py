@@ -23,6 +23,19 @@ def seeded_table(site, page, what: str = "house-opening") -> str:  # type: ignor
     return f"/t/{done.stdout.strip().splitlines()[-1]}/"
 
 
+def watched_table(site, new_page, what: str, player_size: dict[str, int], watcher_size: dict[str, int]):  # type: ignore[no-untyped-def]
+    """A seeded table (`what`) open for its player and for a spectator in another browser, both drawn:
+    (player's page, spectator's page, the table's URL)."""
+    page = new_page(player_size)
+    url = seeded_table(site, page, what)
+    page.goto(url)
+    page.locator("#rack .tile").first.wait_for()
+    watcher = new_page(watcher_size)
+    watcher.goto(url)
+    watcher.locator("#seats .seat").nth(1).wait_for()
+    return page, watcher, url
+
+
 def rack_faces(page) -> list[str]:  # type: ignore[no-untyped-def]
     return page.locator("#rack .tile").evaluate_all("tiles => tiles.map(t => t.dataset.face)")
 

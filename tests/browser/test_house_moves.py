@@ -5,7 +5,7 @@ The position comes from the test-only hook in tests/browser/seeding.py."""
 from __future__ import annotations
 
 from tests.browser.conftest import LAPTOP, PHONE, screenshot
-from tests.browser.test_house_keyboard import click_rack, rack_faces, seeded_table
+from tests.browser.test_house_keyboard import click_rack, rack_faces, seeded_table, watched_table
 
 
 def meld_faces(page, index: int) -> list[str]:  # type: ignore[no-untyped-def]
@@ -94,13 +94,7 @@ def test_a_player_on_autopilot_sees_the_banner_and_comes_back(site, new_page):
 
 
 def test_the_score_modal_shows_see_the_table_without_scrolling_on_a_laptop_and_a_phone(site, new_page):
-    page = new_page(LAPTOP)
-    url = seeded_table(site, page, "house-match-end")
-    page.goto(url)
-    page.locator("#rack .tile").first.wait_for()
-    watcher = new_page(PHONE)
-    watcher.goto(url)
-    watcher.locator("#seats .seat").nth(1).wait_for()
+    page, watcher, _ = watched_table(site, new_page, "house-match-end", LAPTOP, PHONE)
 
     click_rack(page, "k5")
     page.locator("#actions").get_by_role("button", name="Discard").click()

@@ -7,7 +7,7 @@ is sent; a spectator sees the last turn's changes. The position is the test-only
 from __future__ import annotations
 
 from tests.browser.conftest import LAPTOP, PHONE, screenshot
-from tests.browser.test_house_keyboard import click_rack, seeded_table
+from tests.browser.test_house_keyboard import click_rack, watched_table
 
 MY_TURN = "() => document.getElementById('table-app').classList.contains('is-my-turn')"
 NOT_MY_TURN = "() => !document.getElementById('table-app').classList.contains('is-my-turn')"
@@ -18,13 +18,7 @@ def marked(page) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_the_bots_placed_and_moved_tiles_are_marked_after_its_turn_and_unmarked_after_yours(site, new_page):
-    page = new_page(LAPTOP)
-    url = seeded_table(site, page, "rearrange-bot")
-    page.goto(url)
-    page.locator("#rack .tile").first.wait_for()
-    spectator = new_page(PHONE)
-    spectator.goto(url)
-    spectator.locator("#melds .meld").first.wait_for()
+    page, spectator, _ = watched_table(site, new_page, "rearrange-bot", LAPTOP, PHONE)
     assert marked(page) == [] and page.locator(".changes-legend").count() == 0
 
     # Our turn: red 7 on the run and a new group of 2s.

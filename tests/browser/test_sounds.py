@@ -5,10 +5,21 @@ hook's house mid-game (tests/browser/seeding.py): the player is to draw."""
 
 from __future__ import annotations
 
-from tests.browser.conftest import PHONE, screenshot
-from tests.browser.test_house_keyboard import click_rack, seeded_table
+from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.test_house_keyboard import click_rack, watched_table
 
 RECORD = "window.__sounds = []; window.addEventListener('table:sound', (e) => window.__sounds.push(e.detail));"
+
+
+def recording(new_page):  # type: ignore[no-untyped-def]
+    """new_page, with every page recording the cues it announces from its first script on."""
+
+    def make(viewport):  # type: ignore[no-untyped-def]
+        page = new_page(viewport)
+        page.context.add_init_script(RECORD)
+        return page
+
+    return make
 
 
 def cues(page) -> list[tuple[str, bool]]:  # type: ignore[no-untyped-def]
@@ -16,15 +27,8 @@ def cues(page) -> list[tuple[str, bool]]:  # type: ignore[no-untyped-def]
 
 
 def test_cues_are_silent_until_the_page_is_touched_and_the_sound_switch_is_remembered(site, new_page):
-    player = new_page()
-    player.context.add_init_script(RECORD)
-    url = seeded_table(site, player, "house-midgame")
-    player.goto(url)
+    player, watcher, _ = watched_table(site, recording(new_page), "house-midgame", DESKTOP, PHONE)
     player.locator("#rack .tile").nth(9).wait_for()
-    watcher = new_page(PHONE)
-    watcher.context.add_init_script(RECORD)
-    watcher.goto(url)
-    watcher.locator("#seats .seat").nth(1).wait_for()
     sound = player.get_by_role("button", name="Sound")
     assert sound.get_attribute("aria-pressed") == "true"  # on by default
 
