@@ -8,7 +8,7 @@ import sys
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, ROOT, play_now, screenshot
+from tests.browser.conftest import DESKTOP, LAPTOP, PHONE, ROOT, play_now, screenshot
 from tests.browser.keys import FOCUS_IN_RACK, focus_rack, press_button, select_tiles
 
 
@@ -66,6 +66,16 @@ def test_with_the_keyboard_alone_a_player_selects_lays_an_opening_and_discards(s
     assert tray.locator(".tray__meld").first.locator(".tile").evaluate_all("ts => ts.map(t => t.dataset.face)") == ["r12", "r13", "r1"]
     assert "45 points" in tray.locator(".meter__total").inner_text()
     screenshot(page, "house-opening-tray")
+
+    # At 768 px high the tray with its two melds leaves the felt whole: the last discard is not cut,
+    # and the page does not scroll.
+    page.set_viewport_size(LAPTOP)
+    felt = page.locator("#felt").bounding_box()
+    discard = page.locator("#felt-center .spot--discard").bounding_box()
+    assert felt["y"] <= discard["y"] and discard["y"] + discard["height"] <= felt["y"] + felt["height"]
+    assert page.evaluate("() => document.scrollingElement.scrollHeight <= window.innerHeight")
+    screenshot(page, "house-opening-tray-768")
+    page.set_viewport_size(DESKTOP)
 
     page.wait_for_function(FOCUS_IN_RACK)
     press_button(page, "Lay the opening")

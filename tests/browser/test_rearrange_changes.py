@@ -48,6 +48,11 @@ def test_the_bots_placed_and_moved_tiles_are_marked_after_its_turn_and_unmarked_
     page.locator("#melds .tile.is-changed").first.wait_for()
     assert marked(page) == ["b3", "r3", "y3"]
     page.set_viewport_size(PHONE)
+    # On the phone the title is whole (it may take two lines) and the header keeps the account links.
+    title = page.locator(".table-top h1")
+    assert title.inner_text().startswith("Tile Rummy: Rearrange")
+    assert title.evaluate("h => h.scrollWidth <= h.clientWidth")
+    assert page.locator(".site-nav__user").is_visible() and page.get_by_role("button", name="Sign out").is_visible()
     screenshot(page, "rearrange-marked-phone")
     page.set_viewport_size(LAPTOP)
 
