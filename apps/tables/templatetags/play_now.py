@@ -23,7 +23,7 @@ def play_now(context: template.Context, slug: str, label: str = "", size: str = 
     entry = next((entry for entry in CATALOG if entry.slug == slug), None)
     levels = bot_levels_offered(slug) if entry is not None and is_available(slug) else []
     request = context.get("request")
-    first = play_now_level(request.user if request is not None else None)
+    first = _first_level(request)
     labels = {BotLevel.EASY: _("Easy"), BotLevel.HARD: _("Hard")}
     return {
         "csrf_token": context.get("csrf_token"),
@@ -43,3 +43,12 @@ def play_now(context: template.Context, slug: str, label: str = "", size: str = 
             for level in levels
         ],
     }
+
+
+def _first_level(request: Any) -> str:
+    """`play_now_level` once per request (a page shows the buttons of every game)."""
+    if request is None:
+        return play_now_level(None)
+    if not hasattr(request, "_play_now_level"):
+        request._play_now_level = play_now_level(request.user)
+    return str(request._play_now_level)
