@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { seatName } from "./names.js";
 
 /** Seats in play order, starting after `mine` (the next player first); everyone for a spectator.
  * `withMine`: your own seat too, first (before the match, when the list is who has sat down). */
@@ -60,7 +61,7 @@ export function renderSeats(container, { frame, clock, badges }) {
     const card = h("article", { class: classes.join(" "), "aria-label": seatLabel(info, player, active, frame) });
     card.append(avatar(info, { active, clock }));
     const body = h("div", { class: "seat__body" });
-    body.append(h("p", { class: "seat__name" }, info.empty ? t("seat_free", { n: index + 1 }) : info.name,
+    body.append(h("p", { class: "seat__name" }, info.empty ? t("seat_free", { n: index + 1 }) : seatName(info),
       index === mine ? h("span", { class: "seat__you" }, " ", t("you")) : null));
     const line = h("p", { class: "seat__line" });
     if (player && !player.left) {
@@ -80,7 +81,7 @@ export function renderSeats(container, { frame, clock, badges }) {
 }
 
 function seatLabel(info, player, active, frame) {
-  const parts = [info.empty ? t("seat_free", { n: info.index + 1 }) : info.name];
+  const parts = [info.empty ? t("seat_free", { n: info.index + 1 }) : seatName(info)];
   if (info.index === frame.seat) parts.push(t("you"));
   if (player && !player.left) parts.push(tn("tiles", player.tiles));
   if (active) parts.push(t("their_turn"));

@@ -14,6 +14,7 @@ import { commonBadges, renderSeats } from "./seats.js";
 import { Sounds } from "./sounds.js";
 import { TurnClock } from "./timer.js";
 import { renderWaiting } from "./waiting.js";
+import { paceLabel, seatName } from "./names.js";
 
 const app = document.getElementById("table-app");
 const config = app.dataset;
@@ -156,7 +157,7 @@ function metaText(table) {
   } else {
     parts.push(table.match_length > 1 ? tn("match_of_games", table.match_length) : t("single_game"));
   }
-  parts.push(table.pace);
+  parts.push(paceLabel(table.turn_seconds));
   parts.push(table.rated ? t("rated") : t("unrated"));
   if (table.private) parts.push(t("private"));
   return parts.join(" · ");
@@ -169,7 +170,7 @@ function renderFeltStatus(frame) {
   if (table.status === "closed") text = t("table_closed");
   else if (frame.seat === null && view && !view.over && view.turn !== null) {
     const seat = table.seats[view.turn];
-    text = t("watching_turn", { name: seat ? seat.name : "" });
+    text = t("watching_turn", { name: seatName(seat) });
   }
   els.status.textContent = text;
   els.status.hidden = !text;

@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { seatName } from "./names.js";
 
 export function renderWaiting(root, felt, frame, config, send) {
   const table = frame.table;
@@ -20,7 +21,7 @@ export function renderWaiting(root, felt, frame, config, send) {
   for (const seat of table.seats) {
     const item = h("li", { class: `waiting__seat${seat.empty ? " is-empty" : ""}` },
       h("span", { class: "waiting__index" }, String(seat.index + 1)),
-      h("span", { class: "waiting__name" }, seat.empty ? t("free_seat") : seat.name));
+      h("span", { class: "waiting__name" }, seat.empty ? t("free_seat") : seatName(seat)));
     if (seat.empty && mine === null) {
       const form = h("form", { method: "post", action: config.joinUrl, class: "inline-form" },
         h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: config.csrf }),

@@ -40,7 +40,7 @@ def test_play_now_without_a_level_offers_the_easy_bot_for_a_first_game(client):
 def test_play_now_offers_first_the_level_of_the_players_latest_finished_match_against_a_bot(client):
     ana = make_user("ana")
     assert play_now_level(ana) == "easy"
-    table = services.table_open(host=ana, game="tile-rummy", seat_count=2, bots=["hard"])
+    table = services.table_open(by=ana, game="tile-rummy", seat_count=2, bots=["hard"])
     services.table_start(table_id=table.pk, by=ana)
     assert play_now_level(ana) == "easy"  # not finished yet
     table.refresh_from_db()
@@ -60,7 +60,7 @@ def test_play_now_refuses_an_unknown_level_or_game_with_a_reason_and_makes_nothi
 
 def test_a_signed_in_player_joins_an_open_table_in_one_press_in_the_seat_they_chose(client):
     host, ben = make_user("host"), make_user("ben")
-    table = services.table_open(host=host, game="tile-rummy", seat_count=3)
+    table = services.table_open(by=host, game="tile-rummy", seat_count=3)
     client.force_login(ben)
     client.post(reverse("tables:join", args=[table.pk]), {"seat": "2"})
     assert table.seats.get(index=2).user == ben and table.seats.get(index=1).user is None
@@ -68,7 +68,7 @@ def test_a_signed_in_player_joins_an_open_table_in_one_press_in_the_seat_they_ch
 
 def test_joining_a_full_table_says_why_and_changes_no_seat(client):
     host = make_user("host")
-    table = services.table_open(host=host, game="tile-rummy", seat_count=2, bots=["easy"])
+    table = services.table_open(by=host, game="tile-rummy", seat_count=2, bots=["easy"])
     client.force_login(make_user("ben"))
     response = client.post(reverse("tables:join", args=[table.pk]), follow=True)
     assert [str(message) for message in response.context["messages"]] == ["This table is full."]
