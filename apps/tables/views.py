@@ -169,6 +169,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context = {
         "table": table,
         "frame": frame,
+        # The frame names the game and the pace by code (one frame for every language): the page words them.
+        "game_name": next((entry.name for entry in CATALOG if entry.slug == table.game), table.game),
+        "pace": pace_label(table.turn_seconds),
         "strings": table_strings(),
         "invite": invite if table.private else "",
         "invite_url": request.build_absolute_uri(invite_path) if seated else "",

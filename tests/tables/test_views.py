@@ -73,3 +73,11 @@ def test_joining_a_full_table_says_why_and_changes_no_seat(client):
     response = client.post(reverse("tables:join", args=[table.pk]), follow=True)
     assert [str(message) for message in response.context["messages"]] == ["This table is full."]
     assert [seat.user_id or seat.bot_level for seat in table.seats.order_by("index")] == [host.pk, "easy"]
+
+
+def test_the_table_page_names_its_game_and_its_pace_in_the_title(client):
+    host = make_user("host")
+    table = services.table_open(by=host, game="tile-rummy-rearrange", seat_count=2, turn_seconds=120)
+    body = client.get(reverse("tables:table", args=[table.pk])).content.decode()
+    assert "<title>Tile Rummy: Rearrange · Table" in body
+    assert "<h1>Tile Rummy: Rearrange <span" in body and ">120 s per turn</p>" in body
