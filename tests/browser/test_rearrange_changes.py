@@ -10,7 +10,6 @@ from tests.browser.conftest import LAPTOP, PHONE, screenshot
 from tests.browser.test_house_keyboard import click_rack, watched_table
 
 MY_TURN = "() => document.getElementById('table-app').classList.contains('is-my-turn')"
-NOT_MY_TURN = "() => !document.getElementById('table-app').classList.contains('is-my-turn')"
 
 
 def marked(page) -> list[str]:  # type: ignore[no-untyped-def]
@@ -27,11 +26,10 @@ def test_the_bots_placed_and_moved_tiles_are_marked_after_its_turn_and_unmarked_
         click_rack(page, face)
     page.keyboard.press("l")
     page.locator("#actions").get_by_role("button", name="End turn").click()
-    page.wait_for_function(NOT_MY_TURN)
 
     # The bot's turn: r3 moves off the run into r3 b3 y3. Marked: those three, not our r7 or our 2s.
+    page.locator("#melds .tile.is-changed").first.wait_for(timeout=30_000)
     page.wait_for_function(MY_TURN, timeout=30_000)
-    page.locator("#melds .tile.is-changed").first.wait_for()
     assert marked(page) == ["b3", "r3", "y3"]
     assert page.locator('#melds .tile.is-changed[data-face="r3"]').get_attribute("aria-label") == (
         "red 3, placed or moved since your last turn"
@@ -59,9 +57,8 @@ def test_the_bots_placed_and_moved_tiles_are_marked_after_its_turn_and_unmarked_
     # Our turn is sent (a draw): the marks go at once, and the bot's next turn (a draw) marks nothing.
     page.locator("#actions").get_by_role("button", name="Draw a tile").click()
     assert marked(page) == [] and page.locator(".changes-legend").count() == 0
-    page.wait_for_function(NOT_MY_TURN)
-    page.wait_for_function(MY_TURN, timeout=30_000)
-    assert page.locator("#seats .seat__count").inner_text() == "9 tiles"  # the bot drew
+    page.wait_for_function("() => document.querySelector('#seats .seat__count').textContent === '9 tiles'", timeout=30_000)
+    page.wait_for_function(MY_TURN, timeout=30_000)  # the bot drew: our turn again
     assert marked(page) == []
     spectator.wait_for_function("() => document.querySelectorAll('#seats .seat__count')[1].textContent === '9 tiles'")
     assert marked(spectator) == []
