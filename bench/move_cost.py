@@ -1,6 +1,6 @@
 """What one move costs the server, in-process: database queries, CPU time and wall time of
 `services.game_move` including its after-commit work (payload, broadcast to Redis, task enqueue), and
-the fan-out (each connection's `frame_for` + JSON encoding), on the bench's PostgreSQL and Redis.
+the publish (every viewer's frame encoded once), on the bench's PostgreSQL and Redis.
 
     .venv/bin/python bench/move_cost.py [--moves 400]
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import pstats
 import random
 import statistics
@@ -43,7 +42,7 @@ def main() -> None:
     from apps.engine.game import get_rules
     from apps.tables import services
     from apps.tables.models import Table
-    from apps.tables.snapshot import frame_for, table_payload
+    from apps.tables.snapshot import table_envelope
     from bench.load import close_tables, ensure_users
 
     settings.TABLE_ENQUEUE_TASKS = True  # count the enqueue too (nothing consumes Redis db --redis-db)
@@ -79,17 +78,15 @@ def main() -> None:
                 cpu.append(time.process_time() - started_cpu)
                 wall.append(time.perf_counter() - started)
             queries.append(len(captured.captured_queries))
-    payload = table_payload(tables[-1])
     fan_started = time.process_time()
     for _ in range(200):
-        for user_id in [user.pk for user in users] + [None]:
-            json.dumps(frame_for(payload, user_id), separators=(",", ":"))
+        table_envelope(tables[-1])  # read back and encoded: the move itself builds it from memory
     fan_cpu = (time.process_time() - fan_started) / 200
     close_tables(tables)
     print(f"{len(cpu)} moves: queries per move {statistics.mean(queries):.1f}; "
           f"CPU per move {1000 * statistics.mean(cpu):.2f} ms (median {1000 * statistics.median(cpu):.2f}); "
           f"wall per move {1000 * statistics.median(wall):.2f} ms median; "
-          f"fan-out to 4 seats + 1 spectator {1000 * fan_cpu:.2f} ms CPU")
+          f"frames of 4 seats + 1 spectator read back and encoded {1000 * fan_cpu:.2f} ms CPU")
     if args.profile:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
 

@@ -181,6 +181,10 @@ TABLE_DOWNTIME_GRACE = env.get_float("TABLE_DOWNTIME_GRACE", 15.0, maximum=300.0
 TABLE_NEXT_GAME_DELAY = env.get_float("TABLE_NEXT_GAME_DELAY", 6.0)  # scores stay on screen
 # Each web process compares its tables' versions with the database this often (lost-message repair).
 TABLE_ROOM_CHECK_SECONDS = env.get_float("TABLE_ROOM_CHECK_SECONDS", 1.0, minimum=0.1, maximum=60.0)
+# Provably fair deals (apps/tables/fairness.py): the seconds a match waits for its human seats' browser
+# seeds before the first deal (it deals at once when every seed is in). Tests deal at once unless a test
+# sets a window of its own.
+TABLE_FAIR_SEED_SECONDS = env.get_float("TABLE_FAIR_SEED_SECONDS", 0.0 if TESTING else 5.0, maximum=60.0)
 # Tests drive the table's own actions explicitly (services.table_due / tables_sweep_due).
 TABLE_ENQUEUE_TASKS = not TESTING
 CELERY_BEAT_SCHEDULE_FILENAME = env.get_str(

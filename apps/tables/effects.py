@@ -37,6 +37,7 @@ QUEUED_DUE = {
     Table.Due.BOT: "tables.bot_turn",
     Table.Due.AUTOPILOT: "tables.autopilot_turn",
     Table.Due.NEXT_GAME: "tables.next_game",
+    Table.Due.DEAL: "tables.first_deal",
 }
 
 

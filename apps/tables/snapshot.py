@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from apps.engine.game import get_rules
 from apps.engine.match import Match as EngineMatch
+from apps.tables.fairness import public_view
 from apps.tables.models import Game, Match, Seat, Table
 
 SPECTATOR = "spectator"
@@ -75,6 +76,7 @@ def table_info(table: Table, game: Game | None, match: Match | None) -> dict[str
             "standings": [standing.to_dict() for standing in engine_match.standings()],
             "over": match.finished_at is not None,
             "url": reverse("tables:match", args=[match.pk]),
+            "fair": public_view(match),
         }
     if game is not None:
         deadline = game.deadline
@@ -118,7 +120,7 @@ def envelope(table: Table, game: Game | None, match: Match | None, state: Any = 
 
 
 def load(table_id: int) -> tuple[Table, Game | None, Match | None]:
-    table = Table.objects.select_related("match", "current_game").get(pk=table_id)
+    table = Table.objects.select_related("match", "match__fair_deal", "current_game").get(pk=table_id)
     return table, table.current_game, table.match
 
 

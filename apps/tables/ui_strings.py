@@ -76,6 +76,14 @@ def table_strings() -> dict[str, object]:
         "table_closed": _("This table is closed."),
         "watching_turn": _("You are watching. %(name)s is playing."),
         "game_n_of_m": _("Game %(n)s of %(m)s"),
+        # Fair deals (static/js/fair.js)
+        "fair_label": _("Fair deal"),
+        "fair_seeding": _("shuffling with every player's seed (commitment %(commitment)s)"),
+        "fair_commitment": _("commitment %(commitment)s"),
+        "fair_commitment_title": _("SHA-256 of the server's secret seed, shown before any player's seed: %(commitment)s"),
+        "fair_check_link": _("Fair deal: see the check of every deal"),
+        "fair_how": _("How it works"),
+        "fair_waiting_seeds": _("Shuffling: every player's browser adds a random seed to the deal (a few seconds)."),
         # Seats and badges
         "you": _("you"),
         "tiles_forms": _forms("%(count)s tile", "%(count)s tiles"),

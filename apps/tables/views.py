@@ -1,4 +1,5 @@
-"""Pages of the tables: the lobby, Play now, a table, a match and its game records.
+"""Pages of the tables: the lobby, Play now, a table, a match and its game records, and how a match's
+deals are checked (the fair-deal page, with the specification and its checker as files).
 
 Views are thin: they read the request, call `apps.tables.services` (the one write path) and render.
 The live parts (the lobby list, the table) are ES modules in static/js that speak docs/protocol.md.
@@ -8,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,7 +21,7 @@ from apps.accounts.services import guest_login
 from apps.catalog.data import CATALOG
 from apps.engine.bots import bot_levels
 from apps.engine.game import is_available
-from apps.tables import services
+from apps.tables import fairness, services
 from apps.tables.access import may_watch
 from apps.tables.forms import OpenTableForm
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, Table
@@ -209,7 +211,29 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404(_("There is no such match."))
     games = list(match.games.order_by("number"))
     players = list(match.players.order_by("seat"))
-    return render(request, "tables/match.html", {"match": match, "games": games, "players": players})
+    fair = fairness.match_check(match)
+    names = {player.seat: player.name for player in players}
+    fair_seats = [{"name": names.get(seat, ""), "seed": seed} for seat, seed in enumerate(fair.player_seeds if fair else ())]
+    context = {"match": match, "games": games, "players": players, "fair": fair, "fair_seats": fair_seats}
+    return render(request, "tables/match.html", context)
+
+
+def fair_deals(request: HttpRequest) -> HttpResponse:
+    """How every deal can be checked (SPEC 11), for players; the exact specification is a file below."""
+    return render(request, "tables/fair_deals.html")
+
+
+#: The files of the fair-deal page: the specification (docs/fair-deals.md) and its independent checker.
+FAIR_DEAL_FILES = {"fair-deals.md": "text/markdown; charset=utf-8", "fair_check.py": "text/x-python; charset=utf-8"}
+
+
+def fair_deals_file(request: HttpRequest, name: str) -> FileResponse:
+    content_type = FAIR_DEAL_FILES.get(name)
+    if content_type is None:
+        raise Http404(_("There is no such file."))
+    response = FileResponse(open(settings.BASE_DIR / "docs" / name, "rb"), content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
 
 
 def game_record_download(request: HttpRequest, game_id: int) -> HttpResponse:

@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { setupFullscreen } from "./fullscreen.js";
 import { HouseTable } from "./house.js";
 import { EventLog } from "./events.js";
+import { offerSeed, renderFair, seedingText } from "./fair.js";
 import { t, tn } from "./i18n.js";
 import { RearrangeTable } from "./rearrange.js";
 import { renderResults, tickCountdowns } from "./results.js";
@@ -23,6 +24,7 @@ const byId = (id) => document.getElementById(id) || document.createElement("div"
 const els = {
   app,
   meta: document.getElementById("table-meta"),
+  fair: document.getElementById("fair-line"),
   conn: document.getElementById("conn"),
   seats: document.getElementById("seats"),
   felt: document.getElementById("felt"),
@@ -116,6 +118,8 @@ function render(frame) {
   app.dataset.status = table.status;
   app.dataset.role = frame.seat === null ? "spectator" : "player";
   els.meta.textContent = metaText(table);
+  renderFair(els.fair, frame);
+  offerSeed(frame, (message) => page.connection.send(message));
   log.update(frame);
   renderSeats(els.seats, { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player) });
   renderWaiting(els.prematch, els.felt, frame, config, (message) => page.send(message));
@@ -168,6 +172,7 @@ function renderFeltStatus(frame) {
   const view = frame.view;
   let text = "";
   if (table.status === "closed") text = t("table_closed");
+  else if (seedingText(frame)) text = seedingText(frame);
   else if (frame.seat === null && view && !view.over && view.turn !== null) {
     const seat = table.seats[view.turn];
     text = t("watching_turn", { name: seatName(seat) });

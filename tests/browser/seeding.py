@@ -79,8 +79,12 @@ def put_state(table_id: int, state: object, *, with_deal: bool = False) -> int:
     from django.utils import timezone
 
     from apps.engine.game import get_rules
+    from apps.tables import services
     from apps.tables.models import Game, Table
 
+    waiting = Table.objects.filter(pk=table_id, due_action=Table.Due.DEAL).values_list("due_at", flat=True).first()
+    if waiting is not None:  # the match waits for its players' seeds: deal as if the window were over
+        services.table_due(table_id=table_id, action=Table.Due.DEAL, now=waiting)
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         rules = get_rules(table.game)

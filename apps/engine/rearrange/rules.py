@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from apps.engine.common import seat_actions
 from apps.engine.errors import EngineError
-from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Rules
+from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Randomness, Rules
 from apps.engine.rearrange import play
 from apps.engine.rearrange.melds import meld_problem, try_read_meld
 from apps.engine.rearrange.moves import Play, Timeout, parse_move
@@ -30,7 +29,7 @@ class RearrangeRules(Rules[RearrangeState]):
     name: ClassVar[str] = "Tile Rummy: Rearrange"
 
     def new_game(
-        self, seats: int, rng: random.Random, starter: int | None = None, *, absent: Collection[int] = ()
+        self, seats: int, rng: Randomness, starter: int | None = None, *, absent: Collection[int] = ()
     ) -> RearrangeState:
         return deal(seats, rng, starter, absent)
 

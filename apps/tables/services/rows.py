@@ -27,7 +27,9 @@ def lock(table_id: int) -> Table:
     the table's lock is the lock of them all."""
     try:
         table = (
-            Table.objects.select_for_update(of=("self",)).select_related("match", "current_game").get(pk=table_id)
+            Table.objects.select_for_update(of=("self",))
+            .select_related("match", "match__fair_deal", "current_game")
+            .get(pk=table_id)
         )
     except Table.DoesNotExist:
         raise TableNotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
