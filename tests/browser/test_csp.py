@@ -1,9 +1,12 @@
 """With the site running in Chromium, its pages work under the Content Security Policy: no violation
-is reported on the home page, the lobby or a table page (while the table plays over its WebSocket)."""
+is reported on the home page, the lobby, the offline page or a table page (while the table plays over
+its WebSocket), with the service worker registered from each."""
 
 from __future__ import annotations
 
 import pytest
+
+from tests.browser.conftest import play_now
 
 pytestmark = pytest.mark.browser
 
@@ -35,14 +38,16 @@ def test_the_home_page_the_lobby_and_a_table_page_run_without_a_csp_violation(ne
     page.wait_for_load_state("networkidle")
     seen["lobby"] = violations(page)
 
-    page.goto("/")
-    page.get_by_role("button", name="Play now").click()
-    page.wait_for_url("**/t/*/")
+    page.goto("/offline/")  # the service worker's offline page
+    page.wait_for_load_state("networkidle")
+    seen["offline"] = violations(page)
+
+    play_now(page)
     page.locator("#rack .tile").first.wait_for()  # the page's modules ran and the WebSocket delivered
     page.wait_for_timeout(1500)  # a bot move or two over the socket
     seen["table"] = violations(page)
 
-    assert seen == {"home": [], "lobby": [], "table": []}
+    assert seen == {"home": [], "lobby": [], "offline": [], "table": []}
     assert [line for line in console if "Content Security Policy" in line] == []
 
     # The control: the policy is enforced and the recorder hears it (an inline handler is refused).
