@@ -16,6 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from apps.bots.asgi import BearerTokenMiddleware  # noqa: E402
 from apps.live import loop  # noqa: E402
 from rummysite import metrics  # noqa: E402
 from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
@@ -29,12 +30,17 @@ sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL)
 
 # The client's address is settled first (rummysite/client_address.py): Django's REMOTE_ADDR, allauth's
 # rate limits and the consumers all read the one the trusted proxy saw. Open WebSockets are counted.
+# A socket with `Authorization: Bearer TOKEN` is a bot account's program (SPEC 14, apps/bots/asgi.py):
+# the token is its user, and it needs no Origin; every other socket keeps the Origin rule and the session.
 router = TrustedProxyMiddleware(
     metrics.SocketCounter(
         ProtocolTypeRouter(
             {
                 "http": django_asgi_app,
-                "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+                "websocket": BearerTokenMiddleware(
+                    browsers=AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+                    tokens=URLRouter(websocket_urlpatterns),
+                ),
             }
         )
     )

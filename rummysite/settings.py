@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "apps.catalog",
     "apps.tables",
     "apps.leaderboards",
+    "apps.bots",
 ]
 
 MIDDLEWARE = [
@@ -207,6 +208,11 @@ TABLE_ROOM_CHECK_SECONDS = env.get_float("TABLE_ROOM_CHECK_SECONDS", 1.0, minimu
 TABLE_FAIR_SEED_SECONDS = env.get_float("TABLE_FAIR_SEED_SECONDS", 0.0 if TESTING else 5.0, maximum=60.0)
 # Tests drive the table's own actions explicitly (services.table_due / tables_sweep_due).
 TABLE_ENQUEUE_TASKS = not TESTING
+
+# Bot accounts and the bot API (SPEC 14, docs/bot-api.md).
+BOT_API_REQUESTS_PER_MINUTE = env.get_int("BOT_API_REQUESTS_PER_MINUTE", 120, minimum=1, maximum=100_000)  # per token
+BOT_ACCOUNTS_PER_OWNER = env.get_int("BOT_ACCOUNTS_PER_OWNER", 10, minimum=0, maximum=1000)
+BOT_TOKENS_PER_ACCOUNT = 10
 CELERY_BEAT_SCHEDULE_FILENAME = env.get_str(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(Path(tempfile.gettempdir()) / "rummy-celerybeat-schedule")
 )

@@ -12,15 +12,17 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.engine.errors import EngineError
+from apps.live.bus import bus
 from apps.live.endpoint import Endpoint
 from apps.live.guard import Field, FrameSpec
 from apps.live.language import language_of
 from apps.live.threads import db
 from apps.tables import services
 from apps.tables.access import may_watch
+from apps.tables.effects import invitations_topic
 from apps.tables.models import Table
 from apps.tables.rooms import Room, rooms
-from apps.tables.snapshot import dumps, lobby_tables
+from apps.tables.snapshot import dumps, invitations_for, lobby_tables
 
 #: A move's `id` is kept with the move (MoveLog.client_id) to apply it once: at most this long.
 MAX_ID_LENGTH = 64
@@ -141,19 +143,35 @@ def _watchable_version(table_id: int, user: Any, invite: str) -> int | None:
 
 
 class LobbySocket(Endpoint):
-    """`/ws/lobby/`: the open tables, live."""
+    """`/ws/lobby/`: the open tables, live. A bot account's lobby (a token socket: apps/bots/asgi.py) also
+    hears of the invitations waiting for it (SPEC 14)."""
 
     frames: ClassVar[dict[str, FrameSpec]] = {"sync": NO_FIELDS, "ping": NO_FIELDS}
+    bot_id: int | None = None
 
     async def connect(self) -> int | None:
         rooms().lobby.join(self)
+        if self.scope.get("bot_token") is not None:
+            self.bot_id = self.scope["user"].pk
+            bus().listen(invitations_topic(self.bot_id), self.invited)
         return None
 
     async def opened(self) -> None:
         await self.send_tables()
+        if self.bot_id is not None:
+            await self.send_invitations()
 
     async def closed(self) -> None:
         rooms().lobby.leave(self)
+        if self.bot_id is not None:
+            bus().unlisten(invitations_topic(self.bot_id), self.invited)
+
+    def invited(self, text: str) -> None:
+        rooms().spawn(self.send_text(text))
+
+    async def send_invitations(self) -> None:
+        invitations = await db(invitations_for)(self.bot_id)
+        await self.send_text(dumps({"type": "invitations", "invitations": invitations}))
 
     async def send_tables(self) -> None:
         tables = await db(lobby_tables)()
@@ -164,6 +182,8 @@ class LobbySocket(Endpoint):
 
     async def on_sync(self, content: dict[str, Any]) -> None:
         await self.send_tables()
+        if self.bot_id is not None:
+            await self.send_invitations()
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         await self.send_text('{"type":"pong"}')

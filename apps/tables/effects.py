@@ -9,7 +9,9 @@ if) the transaction commits:
   autopilot turn, the next deal); turn timeouts are run by the periodic sweep, which looks at the
   due index every second, so a move queues nothing at all on a table of people;
 - a finished rated match is handed to the leaderboards by task name (they keep their own once-only
-  ledger).
+  ledger);
+- a bot account whose invitation to the table changed (made, withdrawn, the table closed) is told on its
+  own topic (its lobby socket passes it on: SPEC 14).
 
 Nothing here imports a task module: tasks are named, so the arrows run one way (tasks call services,
 services never import tasks).
@@ -18,6 +20,7 @@ services never import tasks).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from celery import current_app
@@ -26,7 +29,7 @@ from django.db import transaction
 
 from apps.live.bus import bus
 from apps.tables.models import Game, Match, Table
-from apps.tables.snapshot import dumps, envelope, lobby_entry, table_envelope
+from apps.tables.snapshot import dumps, envelope, invitation_of, lobby_entry, table_envelope
 from rummysite import metrics
 
 log = logging.getLogger(__name__)
@@ -46,6 +49,11 @@ def table_topic(table_id: int) -> str:
     return f"table:{table_id}"
 
 
+def invitations_topic(user_id: int) -> str:
+    """Where a bot account's lobby sockets hear of its invitations."""
+    return f"invitations:{user_id}"
+
+
 def after_commit(
     table: Table,
     *,
@@ -55,6 +63,7 @@ def after_commit(
     state: Any = None,
     rows_at_hand: bool = False,
     rated_match_finished: int | None = None,
+    invitations: Sequence[int] = (),
 ) -> None:
     """Register what the committed change sets off. With `rows_at_hand` the published frames are built
     from the rows given (exactly what was committed: the table, its current game and match, and the
@@ -85,6 +94,8 @@ def after_commit(
             enqueue(QUEUED_DUE[due_action], table_id, eta=due_at)
         if rated_match_finished is not None:
             enqueue("leaderboards.rate_match", rated_match_finished)
+        for user_id in invitations:
+            publish_invitation(table_id, user_id)
 
     transaction.on_commit(run)
 
@@ -96,6 +107,13 @@ def publish_lobby(table_id: int) -> None:
     else:
         entry = lobby_entry(table)
     bus().publish(LOBBY_TOPIC, dumps({"type": "table", "id": table_id, "entry": entry}))  # the lobby's frame
+
+
+def publish_invitation(table_id: int, user_id: int) -> None:
+    """Tell the bot account where its invitation to the table stands: the invitation, or null once it is
+    gone (accepted, declined, withdrawn, the table closed)."""
+    entry = invitation_of(table_id, user_id)
+    bus().publish(invitations_topic(user_id), dumps({"type": "invitation", "table": table_id, "invitation": entry}))
 
 
 def enqueue(task_name: str, *args: Any, eta: Any = None) -> None:

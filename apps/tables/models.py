@@ -95,6 +95,12 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
     )
     bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel.choices, blank=True, default="")
+    #: A bot account the host invited into this empty seat (SPEC 14): the seat is kept for it until it
+    #: accepts (and sits) or declines.
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seat_invitations"
+    )
+    invited_at = models.DateTimeField(_("invited"), null=True, blank=True)
     joined_at = models.DateTimeField(_("joined"), null=True, blank=True)
     left_match = models.BooleanField(_("left the match"), default=False)
     rematch = models.BooleanField(_("wants a rematch"), default=False)
@@ -108,6 +114,10 @@ class Seat(models.Model):
             ),
             models.CheckConstraint(
                 condition=~(Q(user__isnull=False) & ~Q(bot_level="")), name="seat_user_or_bot_not_both"
+            ),
+            models.CheckConstraint(
+                condition=Q(invited__isnull=True) | (Q(user__isnull=True) & Q(bot_level="")),
+                name="seat_invited_only_when_empty",
             ),
         ]
         verbose_name = _("seat")

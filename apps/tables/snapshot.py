@@ -17,6 +17,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.bots.selectors import is_bot_account
 from apps.engine.game import get_rules
 from apps.engine.match import Match as EngineMatch
 from apps.tables.fairness import public_view
@@ -30,14 +31,18 @@ def dumps(value: Any) -> str:
 
 
 def seat_info(seat: Seat) -> dict[str, Any]:
-    """One seat as every viewer sees it (kept in `Table.seating`)."""
+    """One seat as every viewer sees it (kept in `Table.seating`). `bot` is a site bot's level;
+    `bot_account` marks a program playing through a bot account (SPEC 14); `invited` names the bot
+    account an empty seat is kept for."""
     return {
         "index": seat.index,
         "name": seat.user.get_username() if seat.user is not None else "",
         "user_id": seat.user_id,
         "bot": seat.bot_level or None,
+        "bot_account": is_bot_account(seat.user),
         "guest": bool(seat.user and seat.user.is_guest),
         "empty": seat.is_empty,
+        "invited": seat.invited.get_username() if seat.invited is not None else None,
         "left": seat.left_match,
         "rematch": seat.rematch,
     }
@@ -157,14 +162,65 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "match_length": table.match_length,
         "turn_seconds": table.turn_seconds,
         "rated": table.rated if table.status != Table.Status.OPEN else would_be_rated(table.seating),
-        "players": [{"name": seat["name"], "bot": seat["bot"]} for seat in table.seating if not seat["empty"]],
+        "players": [
+            {"name": seat["name"], "bot": seat["bot"], "bot_account": seat.get("bot_account", False)}
+            for seat in table.seating
+            if not seat["empty"]
+        ],
         "url": reverse("tables:table", args=[table.pk]),
     }
 
 
 def would_be_rated(seating: list[dict[str, Any]]) -> bool:
-    """Whether the seats as they are now would make a rated match (SPEC 5): no bots, no guests."""
+    """Whether the seats as they are now would make a rated match (SPEC 5): no bots, no guests. A bot
+    account makes the table unrated for its humans; bot accounts alone are rated among themselves, on
+    their own leaderboard (SPEC 14)."""
+    if any(seat.get("bot_account") for seat in seating):
+        return all(seat.get("bot_account") for seat in seating)
     return all(not seat["bot"] and not seat["guest"] for seat in seating)
+
+
+def invitation_entry(table: Table, seat: Seat) -> dict[str, Any]:
+    """An invitation of a bot account into a seat (SPEC 14), as its bot is told of it (codes, not words)."""
+    return {
+        "table": table.pk,
+        "seat": seat.index,
+        "game": table.game,
+        "seat_count": table.seat_count,
+        "match_length": table.match_length,
+        "turn_seconds": table.turn_seconds,
+        "private": table.private,
+        "rated": would_be_rated(table.seating),
+        "host": table.host.get_username() if table.host is not None else "",
+        "players": [
+            {"name": info["name"], "bot": info["bot"], "bot_account": info.get("bot_account", False)}
+            for info in table.seating
+            if not info["empty"]
+        ],
+        "invited_at": seat.invited_at.isoformat() if seat.invited_at else None,
+        "url": reverse("tables:table", args=[table.pk]),
+        "socket": f"/ws/tables/{table.pk}/",
+    }
+
+
+def invitations_for(user_id: int) -> list[dict[str, Any]]:
+    """The invitations waiting for this bot account, oldest first (one query)."""
+    seats = (
+        Seat.objects.filter(invited_id=user_id, table__status=Table.Status.OPEN)
+        .select_related("table", "table__host")
+        .order_by("invited_at", "pk")
+    )
+    return [invitation_entry(seat.table, seat) for seat in seats]
+
+
+def invitation_of(table_id: int, user_id: int) -> dict[str, Any] | None:
+    """This bot account's invitation at that table, if one waits."""
+    seat = (
+        Seat.objects.filter(table_id=table_id, invited_id=user_id, table__status=Table.Status.OPEN)
+        .select_related("table", "table__host")
+        .first()
+    )
+    return None if seat is None else invitation_entry(seat.table, seat)
 
 
 def lobby_tables(limit: int = 100) -> list[dict[str, Any]]:

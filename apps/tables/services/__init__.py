@@ -13,7 +13,8 @@ The map, one idea a module, each importing only the ones above it:
 - `rows`: locking and reading the rows, and the checks every service shares;
 - `flow`: what the table does next by itself (the clock, the next deal, the end of a match);
 - `play`: applying one move to a locked game (the hot path);
-- `seating`: opening a table, sitting down, standing up, being removed, closing;
+- `seating`: opening a table, sitting down, standing up, being removed, closing; a bot account's
+  invitation into a seat (accepted by sitting in it, declined, or taken back by the host);
 - `matches`: starting a match (its fair deal's seeds, then the first deal); rematch and a new match;
 - `moves`: a player's moves, the rearrange game's scratchpad, "I'm back";
 - `due`: timeouts, autopilot turns, bots' moves, the next deal, and the sweep that runs them.
@@ -23,7 +24,15 @@ from apps.tables.services.due import games_extend_deadlines, table_due, tables_s
 from apps.tables.services.errors import MoveOutcome, NotAllowed, StaleVersion, TableError, TableNotFound
 from apps.tables.services.matches import table_new_match, table_rematch, table_seed, table_start
 from apps.tables.services.moves import TABLE_ONLY_MOVES, game_back, game_draft, game_move
-from apps.tables.services.seating import seat_kick, table_close, table_join, table_leave, table_open
+from apps.tables.services.seating import (
+    invitation_accept,
+    invitation_decline,
+    seat_kick,
+    table_close,
+    table_join,
+    table_leave,
+    table_open,
+)
 
 __all__ = [
     "TABLE_ONLY_MOVES",
@@ -36,6 +45,8 @@ __all__ = [
     "game_draft",
     "game_move",
     "games_extend_deadlines",
+    "invitation_accept",
+    "invitation_decline",
     "seat_kick",
     "table_close",
     "table_due",

@@ -34,8 +34,11 @@ def lock(table_id: int) -> Table:
 
 
 def seats(table: Table) -> list[Seat]:
-    """The seat rows with their users (the services that change seats need them; moves do not)."""
-    return list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    """The seat rows with their users (and whether each is a bot account) and the bot accounts invited
+    into them: the services that change seats need them; moves do not."""
+    return list(
+        Seat.objects.filter(table=table).select_related("user__bot_account", "invited").order_by("index")
+    )
 
 
 def save_seating(table: Table, seat_rows: list[Seat]) -> None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
+from apps.bots.selectors import is_bot_account
 from apps.engine.bots import bot_levels
 from apps.engine.game import Leave, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
@@ -33,9 +34,13 @@ def table_open(
     turn_seconds: int | None = None,
     private: bool = False,
     bots: Sequence[str] = (),
+    invite: Mapping[int, User] | None = None,
 ) -> Table:
-    """Open a table; its host (`by`) sits in seat 0, `bots[i]` ("easy", "hard" or "") in seat i + 1."""
+    """Open a table; its host (`by`) sits in seat 0, `bots[i]` ("easy", "hard" or "") in seat i + 1, and
+    `invite[i]`, a bot account, is invited into seat i (SPEC 14: the seat is kept for it until it accepts
+    or declines)."""
     check_may_sit(by)
+    invite = dict(invite or {})
     if not is_available(game):
         raise TableError(_("There is no game called %(game)r.") % {"game": game})
     rules = get_rules(game)
@@ -62,6 +67,7 @@ def table_open(
         raise TableError(
             _("There is no %(level)s bot for %(game)s yet.") % {"level": ", ".join(missing), "game": rules.name}
         )
+    check_invitations(by, invite, levels)
     with transaction.atomic():
         table = Table.objects.create(
             game=game,
@@ -75,45 +81,121 @@ def table_open(
         now = timezone.now()
         rows = [Seat(table=table, index=0, user=by, joined_at=now)]
         rows += [
-            Seat(table=table, index=index, bot_level=level, joined_at=now if level else None)
+            Seat(
+                table=table,
+                index=index,
+                bot_level=level,
+                joined_at=now if level else None,
+                invited=invite.get(index),
+                invited_at=now if index in invite else None,
+            )
             for index, level in enumerate(levels, start=1)
         ]
         Seat.objects.bulk_create(rows)
         save_seating(table, rows)
         table.save(update_fields=["seating"])
-        effects.after_commit(table)
+        effects.after_commit(table, invitations=[user.pk for user in invite.values()])
     return table
 
 
+def check_invitations(by: User, invite: Mapping[int, User], levels: Sequence[str]) -> None:
+    """Who may be invited where: bot accounts that may play now, each once, into seats 1 and up that have
+    no site bot."""
+    seen: set[int] = set()
+    for index, user in invite.items():
+        if not 1 <= index <= len(levels) or levels[index - 1]:
+            raise TableError(_("A bot account is invited into an empty seat of the table."))
+        if not is_bot_account(user):
+            raise TableError(_("%(name)s is not a bot account: people join from the lobby.") % {"name": user.get_username()})
+        if user.pk == by.pk or user.pk in seen:
+            raise TableError(_("Each bot account is invited into one seat."))
+        if not user.is_active or user.is_banned:
+            raise NotAllowed(_("%(name)s cannot play now.") % {"name": user.get_username()})
+        seen.add(user.pk)
+
+
 def table_join(*, table_id: int, by: User, seat_index: int | None = None, invite_token: str = "") -> Seat:
-    """Sit at an open table: the given empty seat, or the first one."""
+    """Sit at an open table: the given empty seat, or the first one. A seat kept for an invited bot account
+    is its own (joining there is accepting); a bot account sits only where it is invited, at a private
+    table it has the link of, or among bot accounts (SPEC 14: never at a table of people unasked)."""
     check_may_sit(by)
     with transaction.atomic():
         table = lock(table_id)
         if table.status != Table.Status.OPEN:
             raise NotAllowed(_("This table is not taking players."))
-        if table.private and not secrets.compare_digest(invite_token or "", table.invite_token):
-            raise NotAllowed(_("This table is private: you need its invite link."))
         rows = seats(table)
+        invited = next((seat for seat in rows if seat.invited_id == by.pk), None)
+        holds_link = table.private and secrets.compare_digest(invite_token or "", table.invite_token)
+        if table.private and invited is None and not holds_link:
+            raise NotAllowed(_("This table is private: you need its invite link."))
         if seat_row(rows, by) is not None:
             raise NotAllowed(_("You already have a seat at this table."))
-        empty = [seat for seat in rows if seat.is_empty]
+        if invited is not None and seat_index in (None, invited.index):
+            return sit(table, rows, invited, by)
+        if is_bot_account(by) and not holds_link and not all(is_bot_account(seat.user) for seat in rows if seat.user_id):
+            raise NotAllowed(_("A bot account sits at a table of people only when it is invited."))
+        empty = [seat for seat in rows if seat.is_empty and seat.invited_id is None]
         if seat_index is not None:
             empty = [seat for seat in empty if seat.index == seat_index]
             if not empty:
+                kept = next((seat for seat in rows if seat.index == seat_index and seat.invited_id), None)
+                if kept is not None and kept.invited is not None and kept.is_empty:
+                    raise NotAllowed(_("That seat is kept for %(name)s.") % {"name": kept.invited.get_username()})
                 raise NotAllowed(_("That seat is taken."))
         if not empty:
             raise NotAllowed(_("This table is full."))
-        seat = empty[0]
-        seat.user = by
-        seat.joined_at = timezone.now()
-        seat.rematch = False
-        seat.save(update_fields=["user", "joined_at", "rematch"])
-        save_seating(table, rows)
-        bump(table)
-        table.save(update_fields=["version", "seating", "updated_at"])
-        effects.after_commit(table)
+        return sit(table, rows, empty[0], by)
+
+
+def sit(table: Table, rows: list[Seat], seat: Seat, by: User) -> Seat:
+    """`by` takes the seat (the table is locked and open, the seat empty): an invitation into it is used up."""
+    was_invited = seat.invited_id
+    seat.user = by
+    seat.joined_at = timezone.now()
+    seat.rematch = False
+    seat.invited = None
+    seat.invited_at = None
+    seat.save(update_fields=["user", "joined_at", "rematch", "invited", "invited_at"])
+    save_seating(table, rows)
+    bump(table)
+    table.save(update_fields=["version", "seating", "updated_at"])
+    effects.after_commit(table, invitations=[was_invited] if was_invited else [])
     return seat
+
+
+def invitation_withdraw(table: Table, rows: list[Seat], seat: Seat) -> None:
+    """The seat is no longer kept for the bot account invited into it (the table is locked)."""
+    user_id = seat.invited_id
+    seat.invited = None
+    seat.invited_at = None
+    seat.save(update_fields=["invited", "invited_at"])
+    save_seating(table, rows)
+    bump(table)
+    table.save(update_fields=["version", "seating", "updated_at"])
+    effects.after_commit(table, invitations=[user_id] if user_id else [])
+
+
+def invitation_accept(*, table_id: int, by: User) -> Seat:
+    """The invited bot account takes the seat kept for it."""
+    check_may_sit(by)
+    with transaction.atomic():
+        table = lock(table_id)
+        rows = seats(table)
+        seat = next((seat for seat in rows if seat.invited_id == by.pk), None)
+        if seat is None or table.status != Table.Status.OPEN:
+            raise NotAllowed(_("No invitation to this table is waiting for you."))
+        return sit(table, rows, seat, by)
+
+
+def invitation_decline(*, table_id: int, by: User) -> None:
+    """The invited bot account says no: the seat is free for anyone again."""
+    with transaction.atomic():
+        table = lock(table_id)
+        rows = seats(table)
+        seat = next((seat for seat in rows if seat.invited_id == by.pk), None)
+        if seat is None or table.status != Table.Status.OPEN:
+            raise NotAllowed(_("No invitation to this table is waiting for you."))
+        invitation_withdraw(table, rows, seat)
 
 
 def free_seat(seat: Seat) -> None:
@@ -155,9 +237,14 @@ def seat_kick(*, table_id: int, seat_index: int, by: User) -> None:
         table = lock(table_id)
         rows = seats(table)
         seat = next((s for s in rows if s.index == seat_index), None)
+        moderator = is_moderator(by)
+        if seat is not None and seat.invited_id and (moderator or table.host_id == by.pk):
+            if table.status != Table.Status.OPEN:
+                raise NotAllowed(_("The host can remove players only before the match starts."))
+            invitation_withdraw(table, rows, seat)  # the host takes the invitation back
+            return
         if seat is None or seat.is_empty:
             raise TableError(_("There is nobody in that seat."))
-        moderator = is_moderator(by)
         if not moderator:
             if table.host_id != by.pk:
                 raise NotAllowed(_("Only the host can remove a player."))
@@ -206,7 +293,8 @@ def remove_seat(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> No
         _pass_host(table, rows)
     bump(table)
     table.save()
-    effects.after_commit(table)
+    closed = table.status == Table.Status.CLOSED
+    effects.after_commit(table, invitations=[s.invited_id for s in rows if s.invited_id] if closed else [])
 
 
 def table_close(*, table_id: int, by: User, reason: str = "") -> None:
@@ -223,9 +311,10 @@ def table_close(*, table_id: int, by: User, reason: str = "") -> None:
                 raise NotAllowed(_("A match is in progress: stand up to leave it."))
         if table.status == Table.Status.PLAYING and table.match_id is not None:
             Match.objects.filter(pk=table.match_id).update(finished_at=timezone.now(), rated=False)
+        invited = list(Seat.objects.filter(table=table, invited__isnull=False).values_list("invited_id", flat=True))
         table.status = Table.Status.CLOSED
         table.closed_reason = reason or ("moderator" if is_moderator(by) else "host")
         table.due_action, table.due_at = Due.NOTHING, None
         bump(table)
         table.save()
-        effects.after_commit(table)
+        effects.after_commit(table, invitations=invited)

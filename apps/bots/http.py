@@ -1,0 +1,125 @@
+"""The HTTP side of the bot API (SPEC 14, docs/bot-api.md): token authentication, JSON in and out, one
+shape of error, and a rate per token.
+
+    @bot_api(methods=("POST",))
+    def open_table(request, body): ...      # request.user is the bot account; body the decoded JSON
+
+Only a request with `Authorization: Bearer TOKEN` gets in: a session cookie opens nothing here, which is
+why these views need no CSRF check (CSRF is a browser riding a cookie; a token is never sent by a browser
+on its own) and why they are exempt only because of that. Every refusal is JSON:
+`{"type": "error", "code": "...", "message": "..."}` with its HTTP status, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+
+from apps.bots import tokens
+from apps.bots.auth import TokenRefused, authenticate
+
+#: The largest request body the API reads (a table's options are a few hundred bytes).
+MAX_BODY = 8 * 1024
+
+View = Callable[..., HttpResponse]
+
+
+class ApiError(Exception):
+    """A refusal of the API: its wire name, a message for the bot's author, and the HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 400, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+        self.extra = extra
+
+
+def error_response(code: str, message: str, status: int, **extra: Any) -> JsonResponse:
+    return JsonResponse({"type": "error", "code": code, "message": message, **extra}, status=status)
+
+
+def requests_per_minute() -> int:
+    return int(getattr(settings, "BOT_API_REQUESTS_PER_MINUTE", 120))
+
+
+def over_rate(token_id: int, *, now: float | None = None) -> int | None:
+    """Count a request of the token in this minute's window; the seconds to wait if it is one too many."""
+    now = time.time() if now is None else now
+    window = int(now // 60)
+    key = f"bots:api-rate:{token_id}:{window}"
+    cache.add(key, 0, timeout=120)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between the two calls: this is the window's first request
+        cache.set(key, 1, timeout=120)
+        count = 1
+    if count > requests_per_minute():
+        return max(1, int((window + 1) * 60 - now))
+    return None
+
+
+def read_body(request: HttpRequest) -> dict[str, Any]:
+    if not request.body:
+        return {}
+    if len(request.body) > MAX_BODY:
+        raise ApiError("too_big", _("A request body may be at most %(size)s bytes.") % {"size": MAX_BODY}, 413)
+    try:
+        body = json.loads(request.body)
+    except (ValueError, RecursionError):
+        raise ApiError("bad_json", _("The request body must be a JSON object.")) from None
+    if not isinstance(body, dict):
+        raise ApiError("bad_json", _("The request body must be a JSON object."))
+    return body
+
+
+def bot_api(methods: Sequence[str] = ("GET",)) -> Callable[[View], View]:
+    """A view of the bot API: `view(request, body, **kwargs)` with `request.user` the bot account of the
+    token and `request.bot_token` the token; it returns a response or raises ApiError."""
+
+    def decorate(view: View) -> View:
+        @csrf_exempt  # only token requests ever get past the first lines below: see the module's docstring
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            secret = tokens.bearer(request.headers.get("Authorization"))
+            if secret is None:
+                return error_response(
+                    "no_token", _("The bot API needs an Authorization: Bearer TOKEN header."), 401
+                )
+            try:
+                token = authenticate(secret)
+            except TokenRefused as refusal:
+                return error_response(refusal.code, str(refusal), refusal.status)
+            wait = over_rate(token.pk)
+            if wait is not None:
+                response = error_response(
+                    "rate_limited",
+                    _("Too many requests: at most %(count)s a minute per token.") % {"count": requests_per_minute()},
+                    429,
+                )
+                response["Retry-After"] = str(wait)
+                return response
+            if request.method not in methods:
+                response = error_response(
+                    "method_not_allowed", _("Use %(methods)s here.") % {"methods": " or ".join(methods)}, 405
+                )
+                response["Allow"] = ", ".join(methods)
+                return response
+            request.user = token.bot.user
+            request.bot_token = token  # type: ignore[attr-defined]
+            try:
+                return view(request, read_body(request) if request.method == "POST" else {}, *args, **kwargs)
+            except ApiError as error:
+                return error_response(error.code, str(error), error.status, **error.extra)
+
+        return wrapped
+
+    return decorate
