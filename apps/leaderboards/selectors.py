@@ -75,6 +75,14 @@ def profile_ratings(user_id: int) -> list[GameRating]:
     return found
 
 
+def ratings_of(user_id: int) -> dict[str, dict[str, object]]:
+    """The player's rating in each game it has one in (the bot API's account: SPEC 14)."""
+    return {
+        rating.game: {"rating": rating.rating, "matches": rating.matches, "provisional": rating.provisional}
+        for rating in Rating.objects.filter(user_id=user_id).order_by("game")
+    }
+
+
 def rating_deltas(user_id: int, match_ids: list[int]) -> dict[int, int]:
     """What each of these matches did to the player's rating (matches that changed nothing are absent)."""
     return dict(

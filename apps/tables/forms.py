@@ -3,16 +3,26 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts.models import User
+from apps.bots.selectors import bot_account_named
 from apps.catalog.data import CATALOG
 from apps.tables.models import BotLevel
 from apps.tables.options import MATCH_LENGTHS, PACES, SEAT_COUNTS, pace_label
 
-BOT_CHOICES = [("", _("A player")), (BotLevel.EASY, _("Bot · Easy")), (BotLevel.HARD, _("Bot · Hard"))]
+#: A seat's choice: a player, a site bot, or a bot account invited by name (SPEC 14).
+BOT_ACCOUNT = "account"
+BOT_CHOICES = [
+    ("", _("A player")),
+    (BotLevel.EASY, _("Bot · Easy")),
+    (BotLevel.HARD, _("Bot · Hard")),
+    (BOT_ACCOUNT, _("Invite a bot account")),
+]
 
 
 class OpenTableForm(forms.Form):
     """Every option a host chooses (SPEC 5): the game, seats, match length, pace, a bot or a player for
-    each other seat, and whether the table is private (an invite link)."""
+    each other seat (or a bot account invited into it by name: SPEC 14), and whether the table is
+    private (an invite link). The bot API opens tables with this same form (apps/tables/api.py)."""
 
     game = forms.ChoiceField(
         label=_("Game"), choices=[(entry.slug, entry.name) for entry in CATALOG], widget=forms.RadioSelect, initial="tile-rummy"
@@ -36,6 +46,9 @@ class OpenTableForm(forms.Form):
     seat_1 = forms.ChoiceField(label=_("Seat 2"), choices=BOT_CHOICES, required=False, initial=BotLevel.HARD)
     seat_2 = forms.ChoiceField(label=_("Seat 3"), choices=BOT_CHOICES, required=False)
     seat_3 = forms.ChoiceField(label=_("Seat 4"), choices=BOT_CHOICES, required=False)
+    seat_1_account = forms.CharField(label=_("Bot account for seat 2"), max_length=150, required=False)
+    seat_2_account = forms.CharField(label=_("Bot account for seat 3"), max_length=150, required=False)
+    seat_3_account = forms.CharField(label=_("Bot account for seat 4"), max_length=150, required=False)
     private = forms.BooleanField(label=_("Private: only people with the invite link can sit"), required=False)
 
     def clean(self) -> dict[str, object]:
@@ -46,15 +59,37 @@ class OpenTableForm(forms.Form):
                 "turn_seconds",
                 _("This game's paces are: %(paces)s.") % {"paces": ", ".join(pace_label(p) for p in PACES[str(game)])},
             )
+        self.invited: dict[int, User] = {}
+        for index in range(1, int(data.get("seats") or 2)):
+            if data.get(f"seat_{index}") != BOT_ACCOUNT:
+                continue
+            name = (data.get(f"seat_{index}_account") or "").strip()
+            bot = bot_account_named(name) if name else None
+            if bot is None:
+                self.add_error(
+                    f"seat_{index}_account",
+                    _("There is no bot account called “%(name)s” that can play now.") % {"name": name}
+                    if name
+                    else _("Name the bot account to invite."),
+                )
+            else:
+                self.invited[index] = bot.user
         return data
 
     def bot_levels(self) -> list[str]:
+        """The site bot of each other seat ("" for a player's seat or an invited bot account's)."""
         seats = int(self.cleaned_data["seats"])
-        return [self.cleaned_data.get(f"seat_{i}") or "" for i in range(1, seats)]
+        levels = [self.cleaned_data.get(f"seat_{i}") or "" for i in range(1, seats)]
+        return ["" if level == BOT_ACCOUNT else level for level in levels]
+
+    def invitations(self) -> dict[int, User]:
+        """The bot accounts invited, by seat."""
+        return dict(self.invited)
 
     def every_seat_is_a_bot(self) -> bool:
         """Only bots besides the host: nobody to wait for, the match can start at once."""
         return all(self.bot_levels())
 
-    def seat_fields(self) -> list[forms.BoundField]:
-        return [self[f"seat_{i}"] for i in range(1, 4)]
+    def seat_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """Each other seat's choice, with the name of the bot account it invites."""
+        return [(self[f"seat_{i}"], self[f"seat_{i}_account"]) for i in range(1, 4)]

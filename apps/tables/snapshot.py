@@ -190,7 +190,10 @@ def invitation_entry(table: Table, seat: Seat) -> dict[str, Any]:
         "match_length": table.match_length,
         "turn_seconds": table.turn_seconds,
         "private": table.private,
-        "rated": would_be_rated(table.seating),
+        # Rated as the seats would be with the invited bot account in its seat.
+        "rated": would_be_rated(
+            [{**info, "bot_account": True, "empty": False} if info["index"] == seat.index else info for info in table.seating]
+        ),
         "host": table.host.get_username() if table.host is not None else "",
         "players": [
             {"name": info["name"], "bot": info["bot"], "bot_account": info.get("bot_account", False)}

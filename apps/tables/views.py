@@ -22,7 +22,7 @@ from apps.catalog.data import CATALOG
 from apps.engine.bots import bot_levels
 from apps.engine.game import is_available
 from apps.tables import fairness, services
-from apps.tables.access import may_watch
+from apps.tables.access import may_see_match, may_watch
 from apps.tables.forms import OpenTableForm
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, Table
 from apps.tables.options import PACES, pace_label
@@ -98,6 +98,7 @@ def open_table(request: HttpRequest) -> HttpResponse:
             turn_seconds=data["turn_seconds"],
             private=data["private"],
             bots=form.bot_levels(),
+            invite=form.invitations(),
         )
     except services.TableError as error:
         form.add_error(None, str(error))
@@ -204,10 +205,7 @@ def join_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("table"), pk=match_id)
-    if match.table.private and not (
-        request.user.is_authenticated
-        and (request.user.is_staff or MatchPlayer.objects.filter(match=match, user=request.user).exists())
-    ):
+    if not may_see_match(match, request.user):
         raise Http404(_("There is no such match."))
     games = list(match.games.order_by("number"))
     players = list(match.players.order_by("seat"))
@@ -241,10 +239,7 @@ def game_record_download(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("match__table"), pk=game_id)
     if game.finished_at is None:
         raise Http404(_("This game is still being played: its record is available when it ends."))
-    if game.match.table.private and not (
-        request.user.is_authenticated
-        and (request.user.is_staff or MatchPlayer.objects.filter(match=game.match, user=request.user).exists())
-    ):
+    if not may_see_match(game.match, request.user):
         raise Http404(_("There is no such game."))
     response = JsonResponse(game_record(game), json_dumps_params={"indent": 1})
     filename = f"{game.match.game}-match{game.match_id}-game{game.number}.json"

@@ -1,0 +1,116 @@
+"""The bot account pages (SPEC 14): a player's bot accounts and their tokens, and the lobby's search for
+bot accounts that are online. The program's own API is apps/bots/api.py and apps/tables/api.py."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from apps.accounts.models import User
+from apps.bots import presence, services
+from apps.bots.forms import BotAccountForm, TokenForm
+from apps.bots.models import BotAccount
+from apps.bots.selectors import bot_account_of, bots_owned_by, search_bot_accounts, tokens_of
+
+#: How many online bot accounts the lobby's search offers at once.
+SEARCH_RESULTS = 20
+
+
+def _mine(request: HttpRequest, name: str) -> BotAccount:
+    """The bot account of that name if the visitor manages it (404 otherwise: nobody learns whose it is)."""
+    user = User.objects.filter(username=name).first()
+    bot = bot_account_of(user.pk) if user is not None else None
+    if bot is None or not (bot.owner_id == request.user.pk or request.user.is_staff):
+        raise Http404(_("There is no such bot account."))
+    return bot
+
+
+@login_required
+def my_bots(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    form = BotAccountForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                bot_user = services.bot_account_create(
+                    by=user, username=form.cleaned_data["username"], description=form.cleaned_data["description"]
+                )
+            except services.BotAccountError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, _("%(name)s is your bot account: make it a token.") % {"name": bot_user.username})
+                return redirect("bots:bot", bot_user.username)
+        status = 400
+    bots = list(bots_owned_by(user.pk))
+    online = presence.online([bot.pk for bot in bots])
+    context = {
+        "form": form,
+        "bots": [(bot, bot.pk in online) for bot in bots],
+        "may_own": not user.is_guest and not hasattr(user, "bot_account"),
+    }
+    return render(request, "bots/my_bots.html", context, status=status)
+
+
+def _bot_page(request: HttpRequest, bot: BotAccount, *, form: TokenForm | None = None, secret: str = "",
+              status: int = 200) -> HttpResponse:
+    context = {
+        "bot": bot,
+        "online": bot.pk in presence.online([bot.pk]),
+        "tokens": list(tokens_of(bot)),
+        "form": form or TokenForm(),
+        "secret": secret,
+    }
+    return render(request, "bots/bot.html", context, status=status)
+
+
+@login_required
+def bot_page(request: HttpRequest, name: str) -> HttpResponse:
+    return _bot_page(request, _mine(request, name))
+
+
+@login_required
+@require_POST
+def token_new(request: HttpRequest, name: str) -> HttpResponse:
+    """A new token, shown on this one page and never again (the response is not cached)."""
+    bot = _mine(request, name)
+    form = TokenForm(request.POST)
+    if not form.is_valid():
+        return _bot_page(request, bot, form=form, status=400)
+    try:
+        _token, secret = services.token_create(bot_id=bot.pk, by=request.user, name=form.cleaned_data["name"])  # type: ignore[arg-type]
+    except services.BotAccountError as error:
+        form.add_error(None, str(error))
+        return _bot_page(request, bot, form=form, status=400)
+    response = _bot_page(request, bot, secret=secret)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, name: str, token_id: int) -> HttpResponse:
+    bot = _mine(request, name)
+    if not tokens_of(bot).filter(pk=token_id).exists():
+        raise Http404(_("There is no such token."))
+    token = services.token_revoke(token_id=token_id, by=request.user)  # type: ignore[arg-type]
+    messages.success(request, _("The token “%(name)s” is revoked: its sockets are closed.") % {"name": token.name})
+    return redirect("bots:bot", bot.user.username)
+
+
+@require_GET
+def online(request: HttpRequest) -> JsonResponse:
+    """Bot accounts with a socket open whose names contain `q` (the lobby's invite search)."""
+    found = search_bot_accounts(request.GET.get("q", ""))
+    here = presence.online([bot.pk for bot in found])
+    shown = [bot for bot in found if bot.pk in here][:SEARCH_RESULTS]
+    return JsonResponse({
+        "bots": [
+            {"name": bot.user.username, "owner": bot.owner.username, "description": bot.description}
+            for bot in shown
+        ]
+    })

@@ -1,0 +1,103 @@
+"""The bot API's door (apps/bots/http.py) and its account endpoint: a token and only a token gets in,
+refusals are JSON with a code and change nothing, and a token is held to its rate."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from apps.bots.models import AccessToken
+from apps.bots.services import token_revoke
+from apps.tables.models import Table
+from tests.bots.helpers import make_bot, make_owner
+
+pytestmark = pytest.mark.django_db
+
+
+def auth(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def test_a_request_without_a_token_is_refused_even_with_a_signed_in_session(client):
+    person = make_owner("person")
+    client.force_login(person)
+    response = client.get("/api/bot/account")
+    assert response.status_code == 401
+    assert response.json()["type"] == "error" and response.json()["code"] == "no_token"
+
+
+def test_a_post_with_a_session_and_no_token_opens_nothing(client):
+    client.force_login(make_owner("person"))
+    response = client.post("/api/bot/tables", data=json.dumps({"game": "tile-rummy"}), content_type="application/json")
+    assert response.status_code == 401
+    assert Table.objects.count() == 0
+
+
+def test_the_account_is_the_tokens_bot_account(client):
+    owner = make_owner("ada")
+    bot, secret = make_bot("robo", owner)
+    body = client.get("/api/bot/account", headers=auth(secret)).json()
+    assert body["type"] == "account"
+    assert body["account"]["name"] == "robo" and body["account"]["owner"] == "ada"
+    assert body["account"]["bot_account"] is True
+    assert body["token"]["prefix"] == secret[:10]
+
+
+def test_a_revoked_token_opens_nothing(client):
+    bot, secret = make_bot("robo")
+    token = AccessToken.objects.get(bot__user=bot)
+    token_revoke(token_id=token.pk, by=token.bot.owner)
+    response = client.get("/api/bot/account", headers=auth(secret))
+    assert response.status_code == 401 and response.json()["code"] == "bad_token"
+
+
+def test_a_token_is_held_to_its_rate_and_the_refusal_says_when_to_come_back(client, settings):
+    settings.BOT_API_REQUESTS_PER_MINUTE = 3
+    bot, secret = make_bot("robo")
+    codes = [client.get("/api/bot/account", headers=auth(secret)).status_code for _ in range(3)]
+    refused = client.get("/api/bot/account", headers=auth(secret))
+    assert codes == [200, 200, 200]
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert 1 <= int(refused["Retry-After"]) <= 60
+
+
+def test_a_rate_limited_request_changes_nothing(client, settings):
+    settings.BOT_API_REQUESTS_PER_MINUTE = 1
+    bot, secret = make_bot("robo")
+    client.get("/api/bot/account", headers=auth(secret))
+    response = client.post("/api/bot/tables", data=json.dumps({"seat_1": "easy"}), content_type="application/json",
+                           headers=auth(secret))
+    assert response.status_code == 429 and Table.objects.count() == 0
+
+
+def test_each_token_has_its_own_rate(client, settings):
+    settings.BOT_API_REQUESTS_PER_MINUTE = 1
+    _bot, first = make_bot("robo")
+    _other, second = make_bot("droid")
+    assert client.get("/api/bot/account", headers=auth(first)).status_code == 200
+    assert client.get("/api/bot/account", headers=auth(first)).status_code == 429
+    assert client.get("/api/bot/account", headers=auth(second)).status_code == 200
+
+
+def test_a_token_records_its_last_use_at_most_once_a_minute(client):
+    bot, secret = make_bot("robo")
+    client.get("/api/bot/account", headers=auth(secret))
+    first = AccessToken.objects.get(bot__user=bot).last_used_at
+    client.get("/api/bot/account", headers=auth(secret))
+    assert first is not None and AccessToken.objects.get(bot__user=bot).last_used_at == first
+
+
+def test_a_method_the_endpoint_does_not_take_is_refused_as_json(client):
+    _bot, secret = make_bot("robo")
+    response = client.post("/api/bot/account", headers=auth(secret))
+    assert response.status_code == 405 and response.json()["code"] == "method_not_allowed"
+    assert response["Allow"] == "GET"
+
+
+@pytest.mark.parametrize("body", [b"{not json", b"[1, 2]", b"\"text\""])
+def test_a_body_that_is_not_a_json_object_is_refused_and_opens_nothing(client, body):
+    _bot, secret = make_bot("robo")
+    response = client.post("/api/bot/tables", data=body, content_type="application/json", headers=auth(secret))
+    assert response.status_code == 400 and response.json()["code"] == "bad_json"
+    assert Table.objects.count() == 0

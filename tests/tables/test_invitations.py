@@ -1,0 +1,155 @@
+"""Bot accounts at the tables (SPEC 14), through the services: invited into a seat (kept for them until
+they accept or decline), never sitting down at a table of people unasked, marked in every frame, and
+making a table unrated for its humans."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.tables import services
+from apps.tables.models import Seat, Table
+from apps.tables.snapshot import invitations_for, lobby_entry, would_be_rated
+from tests.bots.helpers import make_bot
+from tests.tables.helpers import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def seat(table: Table, index: int) -> Seat:
+    return Seat.objects.select_related("user", "invited").get(table=table, index=index)
+
+
+def test_a_host_invites_a_bot_account_into_a_seat_and_the_seat_is_kept_for_it():
+    host = make_user("ann")
+    bot, _secret = make_bot("robo")
+    table = services.table_open(by=host, game="tile-rummy", seat_count=3, invite={1: bot})
+    assert seat(table, 1).invited == bot
+    table.refresh_from_db()
+    assert table.seating[1]["invited"] == "robo" and table.seating[1]["empty"] is True
+    [invitation] = invitations_for(bot.pk)
+    assert invitation["table"] == table.pk and invitation["seat"] == 1 and invitation["host"] == "ann"
+    with pytest.raises(services.NotAllowed):
+        services.table_join(table_id=table.pk, by=make_user("bob"), seat_index=1)
+    assert services.table_join(table_id=table.pk, by=make_user("cid")).index == 2  # the other seat is free
+
+
+def test_accepting_seats_the_bot_account_and_marks_it_a_bot_account_in_the_frames():
+    host = make_user("ann")
+    bot, _secret = make_bot("robo")
+    table = services.table_open(by=host, game="tile-rummy", seat_count=2, invite={1: bot})
+    services.invitation_accept(table_id=table.pk, by=bot)
+    table.refresh_from_db()
+    assert table.seating[1]["user_id"] == bot.pk and table.seating[1]["bot_account"] is True
+    assert table.seating[0]["bot_account"] is False
+    assert table.seating[1]["invited"] is None and invitations_for(bot.pk) == []
+    assert [player["bot_account"] for player in lobby_entry(table)["players"]] == [False, True]
+
+
+def test_declining_frees_the_seat_for_anyone():
+    host = make_user("ann")
+    bot, _secret = make_bot("robo")
+    table = services.table_open(by=host, game="tile-rummy", seat_count=2, invite={1: bot})
+    services.invitation_decline(table_id=table.pk, by=bot)
+    assert seat(table, 1).invited is None and invitations_for(bot.pk) == []
+    assert services.table_join(table_id=table.pk, by=make_user("bob")).index == 1
+
+
+def test_a_bot_account_cannot_accept_an_invitation_meant_for_another():
+    host = make_user("ann")
+    bot, _secret = make_bot("robo")
+    other, _ = make_bot("droid")
+    table = services.table_open(by=host, game="tile-rummy", seat_count=2, invite={1: bot})
+    with pytest.raises(services.NotAllowed):
+        services.invitation_accept(table_id=table.pk, by=other)
+    with pytest.raises(services.NotAllowed):
+        services.invitation_decline(table_id=table.pk, by=other)
+    with pytest.raises(services.NotAllowed):
+        services.table_join(table_id=table.pk, by=other, seat_index=1)
+    assert seat(table, 1).invited == bot and seat(table, 1).user is None
+
+
+def test_the_host_takes_an_invitation_back_by_removing_the_seat():
+    host = make_user("ann")
+    bot, _secret = make_bot("robo")
+    table = services.table_open(by=host, game="tile-rummy", seat_count=2, invite={1: bot})
+    services.seat_kick(table_id=table.pk, seat_index=1, by=host)
+    assert seat(table, 1).invited is None and invitations_for(bot.pk) == []
+
+
+def test_a_match_waits_for_the_invited_bot_account_to_sit():
+    host = make_user("ann")
+    bot, _secret = make_bot("robo")
+    table = services.table_open(by=host, game="tile-rummy", seat_count=2, invite={1: bot})
+    with pytest.raises(services.NotAllowed):
+        services.table_start(table_id=table.pk, by=host)
+    services.invitation_accept(table_id=table.pk, by=bot)
+    match = services.table_start(table_id=table.pk, by=host)
+    assert match.rated is False
+
+
+def test_only_bot_accounts_are_invited_each_once_into_an_empty_seat():
+    host = make_user("ann")
+    bot, _secret = make_bot("robo")
+    with pytest.raises(services.TableError):
+        services.table_open(by=host, game="tile-rummy", seat_count=2, invite={1: make_user("bob")})
+    with pytest.raises(services.TableError):
+        services.table_open(by=host, game="tile-rummy", seat_count=3, invite={1: bot, 2: bot})
+    with pytest.raises(services.TableError):
+        services.table_open(by=host, game="tile-rummy", seat_count=2, bots=["easy"], invite={1: bot})
+    with pytest.raises(services.TableError):
+        services.table_open(by=host, game="tile-rummy", seat_count=2, invite={2: bot})
+    assert Table.objects.count() == 0
+
+
+def test_a_bot_account_never_sits_at_a_table_of_people_unasked():
+    host = make_user("ann")
+    bot, _secret = make_bot("robo")
+    table = services.table_open(by=host, game="tile-rummy", seat_count=2)
+    assert would_be_rated(Table.objects.get(pk=table.pk).seating)
+    with pytest.raises(services.NotAllowed):
+        services.table_join(table_id=table.pk, by=bot)
+    assert seat(table, 1).user is None
+
+
+def test_a_bot_account_sits_at_a_private_table_it_has_the_link_of():
+    host = make_user("ann")
+    bot, _secret = make_bot("robo")
+    table = services.table_open(by=host, game="tile-rummy", seat_count=2, private=True)
+    services.table_join(table_id=table.pk, by=bot, invite_token=table.invite_token)
+    table.refresh_from_db()
+    assert table.seating[1]["bot_account"] is True and not would_be_rated(table.seating)
+
+
+def test_bot_accounts_sit_down_among_bot_accounts_and_are_rated_among_themselves():
+    host, _ = make_bot("robo")
+    guest_bot, _ = make_bot("droid")
+    table = services.table_open(by=host, game="tile-rummy", seat_count=2)
+    services.table_join(table_id=table.pk, by=guest_bot)
+    table.refresh_from_db()
+    assert would_be_rated(table.seating)
+    match = services.table_start(table_id=table.pk, by=host)
+    assert match.rated is True
+
+
+@pytest.mark.parametrize(
+    ("seating", "rated"),
+    [
+        ([{"bot": None, "guest": False, "bot_account": False}] * 2, True),
+        ([{"bot": None, "guest": False, "bot_account": False}, {"bot": None, "guest": False, "bot_account": True}],
+         False),
+        ([{"bot": None, "guest": False, "bot_account": True}] * 2, True),
+        ([{"bot": None, "guest": False, "bot_account": True}, {"bot": "easy", "guest": False, "bot_account": False}],
+         False),
+        ([{"bot": None, "guest": False}, {"bot": None, "guest": False}], True),  # seating written before bot accounts
+    ],
+)
+def test_a_bot_account_makes_a_table_unrated_for_its_humans(seating, rated):
+    assert would_be_rated(seating) is rated
+
+
+def test_closing_a_table_withdraws_its_invitations():
+    host = make_user("ann")
+    bot, _secret = make_bot("robo")
+    table = services.table_open(by=host, game="tile-rummy", seat_count=2, invite={1: bot})
+    services.table_close(table_id=table.pk, by=host)
+    assert invitations_for(bot.pk) == []
