@@ -34,10 +34,15 @@ class RecentMatch:
     def finished(self) -> bool:
         return self.player.finished
 
+    @property
+    def opponents_marked(self) -> list[tuple[str, bool]]:
+        """Each opponent's name, and whether it is a bot account (the page marks it BOT)."""
+        return list(zip(self.opponents, self.player.opponent_bot_accounts, strict=True))
+
 
 def recent_matches(user_id: int, *, include_private: bool) -> list[RecentMatch]:
     """The player's latest matches with places, points, opponents, rating change and game records.
-    Four queries whatever the number of matches. Private tables only when `include_private`."""
+    Five queries whatever the number of matches. Private tables only when `include_private`."""
     played = matches_of(user_id, include_private=include_private, limit=RECENT_MATCHES)
     deltas = rating_deltas(user_id, [match.id for match in played])
     recent = []

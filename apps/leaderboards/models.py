@@ -1,7 +1,11 @@
 """Ratings per player and game, and the change each rated match made to them.
 
-Only registered humans ever get a row here (the rating service skips bots and guests), so the
-leaderboard reads this table alone, through the (game, -rating, id) index, without joining users.
+Only registered players ever get a row here (the rating service skips site bots and guests). Bot
+accounts (SPEC 14) are rated too, only in matches among bot accounts, on a board of their own: `bot`
+says which board a row is on (a bot account's rows are all on the bots' board, a person's on the
+people's). Both boards share one rating service, one ledger (AppliedMatch) and one history
+(RatingChange, the profile's chart): a separate table for bots would have copied all three. Each
+leaderboard reads this table alone, through the (game, bot, -rating, id) index, without joining users.
 """
 
 from __future__ import annotations
@@ -19,11 +23,12 @@ class Rating(models.Model):
     rating = models.IntegerField(_("rating"), default=START_RATING)
     matches = models.PositiveIntegerField(_("rated matches"), default=0)
     peak = models.IntegerField(_("highest rating"), default=START_RATING)
+    bot = models.BooleanField(_("bot accounts' board"), default=False)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_one_per_user_and_game")]
-        indexes = [models.Index(fields=["game", "-rating", "id"], name="rating_leaderboard_idx")]
+        indexes = [models.Index(fields=["game", "bot", "-rating", "id"], name="rating_board_idx")]
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
 

@@ -19,15 +19,16 @@ HISTORY_LENGTH = 100
 LEADERBOARD_ORDER = ("-rating", "id")
 
 
-def count_cache_key(game: str) -> str:
+def count_cache_key(game: str, bots: bool = False) -> str:
     """Where a leaderboard's player count is cached (the rating service clears it on a new player)."""
-    return f"leaderboard-count:{game}"
+    return f"leaderboard-count:{game}:bots" if bots else f"leaderboard-count:{game}"
 
 
-def leaderboard(game: str) -> QuerySet[Rating]:
-    """A game's leaderboard, best first; ties broken by who got there first (lower id). Rows only: no
-    join, so counting it and skipping to a deep page walk the (game, -rating, id) index alone."""
-    return Rating.objects.filter(game=game).order_by(*LEADERBOARD_ORDER)
+def leaderboard(game: str, *, bots: bool = False) -> QuerySet[Rating]:
+    """A game's leaderboard of people (or, with `bots`, of bot accounts: SPEC 14), best first; ties broken
+    by who got there first (lower id). Rows only: no join, so counting it and skipping to a deep page
+    walk the (game, bot, -rating, id) index alone."""
+    return Rating.objects.filter(game=game, bot=bots).order_by(*LEADERBOARD_ORDER)
 
 
 def with_players(ratings: QuerySet[Rating]) -> list[Rating]:
@@ -41,7 +42,7 @@ def with_players(ratings: QuerySet[Rating]) -> list[Rating]:
 def rank_of(rating: Rating) -> int:
     """The place `rating` holds on its leaderboard (the same order as `leaderboard`)."""
     ahead = Q(rating__gt=rating.rating) | Q(rating=rating.rating, id__lt=rating.id)
-    return Rating.objects.filter(ahead, game=rating.game).count() + 1
+    return Rating.objects.filter(ahead, game=rating.game, bot=rating.bot).count() + 1
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class GameRating:
     rank: int
     chart: Chart | None
     last_delta: int | None
+    bots: bool = False  # on the bot accounts' board (SPEC 14)
 
 
 def profile_ratings(user_id: int) -> list[GameRating]:
@@ -70,7 +72,7 @@ def profile_ratings(user_id: int) -> list[GameRating]:
         changes.reverse()
         values = [changes[0][0] if changes else START_RATING, *(after for _before, after in changes)]
         last_delta = changes[-1][1] - changes[-1][0] if changes else None
-        found.append(GameRating(entry, rating, rank_of(rating), rating_chart(values), last_delta))
+        found.append(GameRating(entry, rating, rank_of(rating), rating_chart(values), last_delta, rating.bot))
     found.sort(key=lambda game_rating: game_rating.entry.position)
     return found
 

@@ -44,7 +44,7 @@ def rating_apply_match(*, match_id: int) -> bool:
         # player, then lock all rows in a fixed order (user id) so two such workers cannot deadlock.
         known = set(Rating.objects.filter(game=finished.game, user_id__in=user_ids).values_list("user_id", flat=True))
         Rating.objects.bulk_create(
-            [Rating(user_id=user_id, game=finished.game) for user_id in user_ids if user_id not in known],
+            [Rating(user_id=user_id, game=finished.game, bot=finished.bots) for user_id in user_ids if user_id not in known],
             ignore_conflicts=True,
         )
         ratings = {
@@ -79,7 +79,7 @@ def rating_apply_match(*, match_id: int) -> bool:
             )
         RatingChange.objects.bulk_create(history)
     if len(known) < len(user_ids):
-        cache.delete(count_cache_key(finished.game))  # new players on the leaderboard: count again
+        cache.delete(count_cache_key(finished.game, finished.bots))  # new players on the leaderboard: count again
     return True
 
 

@@ -1,4 +1,5 @@
-"""The leaderboards: an index of the games, and one paginated leaderboard per game."""
+"""The leaderboards: an index of the games, and one paginated leaderboard per game: of people, and of bot
+accounts among themselves (SPEC 14: bot accounts never appear on the people's)."""
 
 from __future__ import annotations
 
@@ -21,13 +22,14 @@ COUNT_SECONDS = 60
 
 
 class LeaderboardPaginator(Paginator):
-    def __init__(self, slug: str) -> None:
-        super().__init__(leaderboard(slug), PAGE_SIZE)
+    def __init__(self, slug: str, *, bots: bool = False) -> None:
+        super().__init__(leaderboard(slug, bots=bots), PAGE_SIZE)
         self.slug = slug
+        self.bots = bots
 
     @cached_property
     def count(self) -> int:
-        return cache.get_or_set(count_cache_key(self.slug), self.object_list.count, COUNT_SECONDS)
+        return cache.get_or_set(count_cache_key(self.slug, self.bots), self.object_list.count, COUNT_SECONDS)
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -38,10 +40,15 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "leaderboards/index.html", {"boards": boards})
 
 
-def game_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+def game_leaderboard(request: HttpRequest, slug: str, *, bots: bool = False) -> HttpResponse:
     entry = catalog_entry(slug)
     if entry is None or not entry.has_leaderboard:
         raise Http404(_("There is no leaderboard for this game."))
-    page = LeaderboardPaginator(slug).get_page(request.GET.get("page"))
+    page = LeaderboardPaginator(slug, bots=bots).get_page(request.GET.get("page"))
     rows = [(page.start_index() + offset, rating) for offset, rating in enumerate(with_players(page.object_list))]
-    return render(request, "leaderboards/game.html", {"entry": entry, "page": page, "rows": rows})
+    return render(request, "leaderboards/game.html", {"entry": entry, "page": page, "rows": rows, "bots": bots})
+
+
+def bot_leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
+    """Bot accounts rated in matches among bot accounts only."""
+    return game_leaderboard(request, slug, bots=True)
