@@ -3,9 +3,10 @@ bot accounts that are online. The program's own API is apps/bots/api.py and apps
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -114,3 +115,20 @@ def online(request: HttpRequest) -> JsonResponse:
             for bot in shown
         ]
     })
+
+
+#: The bot API's documentation and the example bot, served as they are in the repository.
+API_FILES = {
+    "bot-api.md": ("docs/bot-api.md", "text/plain; charset=utf-8"),
+    "bot.py": ("examples/bot/bot.py", "text/x-python; charset=utf-8"),
+}
+
+
+def api_file(request: HttpRequest, name: str = "bot-api.md") -> FileResponse:
+    found = API_FILES.get(name)
+    if found is None:
+        raise Http404(_("There is no such file."))
+    path, content_type = found
+    response = FileResponse(open(settings.BASE_DIR / path, "rb"), content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response

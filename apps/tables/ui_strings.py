@@ -42,6 +42,11 @@ def common_strings() -> dict[str, object]:
         # Frames carry codes, not words (apps/tables/snapshot.py): the scripts word them with these.
         "bot_easy": _("Bot (%(level)s)") % {"level": BotLevel.EASY.label},
         "bot_hard": _("Bot (%(level)s)") % {"level": BotLevel.HARD.label},
+        # A bot account (SPEC 14): a program playing through the bot API, marked BOT wherever it is named.
+        "bot_account_mark": _("BOT"),
+        "bot_account_name": _("%(name)s · BOT"),
+        "bot_account_title": _("A bot account: a program playing through the bot API"),
+        "seat_invited": _("Waiting for %(name)s"),
         "no_timer": _("No timer"),
         "pace_seconds": _("%(seconds)s s per turn"),
         "game_names": {entry.slug: str(entry.name) for entry in CATALOG},
@@ -64,6 +69,9 @@ def lobby_strings() -> dict[str, object]:
         "seat_n": _("Seat %(n)s"),
         "live_tables_forms": _forms("%(count)s table live now", "%(count)s tables live now"),
         "nobody_playing": _("No table is open right now: be the first."),
+        # The create-table form's search for bot accounts that are online (SPEC 14)
+        "bots_online_forms": _forms("%(count)s bot account online", "%(count)s bot accounts online"),
+        "no_bots_online": _("No bot account with that name is online now: you can still invite one by its name."),
     }
 
 

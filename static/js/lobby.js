@@ -113,10 +113,42 @@ if (form) {
     for (const rowEl of seatRows) {
       const index = Number(rowEl.dataset.seatRow);
       const shown = index < seats;
+      const select = rowEl.querySelector("select");
       rowEl.hidden = !shown;
-      rowEl.querySelector("select").disabled = !shown;
+      select.disabled = !shown;
+      // "Invite a bot account": the name, with the bot accounts online offered as the host types.
+      const account = rowEl.querySelector("[data-account-row]");
+      const inviting = shown && select.value === "account";
+      account.hidden = !inviting;
+      account.querySelector("input").disabled = !inviting;
     }
   };
   form.addEventListener("change", update);
   update();
+  for (const input of form.querySelectorAll("[data-account-row] input")) searchBotsOnline(input, form.dataset.botsOnlineUrl);
+}
+
+/** Offer the bot accounts online whose names contain what is typed (GET /bots/online/?q=). */
+function searchBotsOnline(input, url) {
+  const list = document.getElementById(input.getAttribute("list"));
+  const note = document.getElementById(input.getAttribute("aria-describedby"));
+  let timer = null;
+  let asked = 0;
+  const search = async () => {
+    const mine = ++asked;
+    try {
+      const response = await fetch(`${url}?q=${encodeURIComponent(input.value.trim())}`, { headers: { Accept: "application/json" } });
+      if (!response.ok || mine !== asked) return;
+      const { bots } = await response.json();
+      list.replaceChildren(...bots.map((bot) => h("option", { value: bot.name }, bot.description || bot.owner)));
+      note.textContent = bots.length ? tn("bots_online", bots.length) : t("no_bots_online");
+    } catch (error) {
+      // Offline for a moment: the name can still be typed in full.
+    }
+  };
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(search, 250);
+  });
+  input.addEventListener("focus", search, { once: true });
 }

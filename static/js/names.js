@@ -2,11 +2,13 @@
 // viewer of a table, whatever their language: a bot's level, the seconds per turn, the game's slug).
 import { raw, t } from "./i18n.js";
 
-/** A seat's name: the player's, a bot's level, or "Empty seat". */
+/** A seat's name: the player's (a bot account's marked BOT), a bot's level, or "Empty seat" (or who
+ * the seat is kept for). */
 export function seatName(seat) {
   if (!seat) return "";
   if (seat.bot) return t("bot_" + seat.bot);
-  if (seat.empty) return t("empty_seat");
+  if (seat.empty) return seat.invited ? t("seat_invited", { name: t("bot_account_name", { name: seat.invited }) }) : t("empty_seat");
+  if (seat.bot_account) return t("bot_account_name", { name: seat.name });
   return seat.name;
 }
 

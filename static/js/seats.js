@@ -31,7 +31,7 @@ export function avatar(seatInfo, { active, clock }) {
   const box = h("span", { class: `avatar ${seatColourClass(seatInfo.index)}${seatInfo.empty ? " avatar--empty" : ""}`, "aria-hidden": "true" });
   const face = h("span", { class: "avatar__face" });
   if (seatInfo.empty) face.textContent = "";
-  else if (seatInfo.bot) face.innerHTML = BOT_ICON;
+  else if (seatInfo.bot || seatInfo.bot_account) face.innerHTML = BOT_ICON;
   else face.textContent = initials(seatInfo.name || "?");
   box.append(face);
   if (active) box.append(clock.ring());
@@ -61,7 +61,7 @@ export function renderSeats(container, { frame, clock, badges }) {
     const card = h("article", { class: classes.join(" "), "aria-label": seatLabel(info, player, active, frame) });
     card.append(avatar(info, { active, clock }));
     const body = h("div", { class: "seat__body" });
-    body.append(h("p", { class: "seat__name" }, info.empty ? t("seat_free", { n: index + 1 }) : seatName(info),
+    body.append(h("p", { class: "seat__name" }, info.empty && !info.invited ? t("seat_free", { n: index + 1 }) : seatName(info),
       index === mine ? h("span", { class: "seat__you" }, " ", t("you")) : null));
     const line = h("p", { class: "seat__line" });
     if (player && !player.left) {
@@ -81,7 +81,7 @@ export function renderSeats(container, { frame, clock, badges }) {
 }
 
 function seatLabel(info, player, active, frame) {
-  const parts = [info.empty ? t("seat_free", { n: info.index + 1 }) : seatName(info)];
+  const parts = [info.empty && !info.invited ? t("seat_free", { n: info.index + 1 }) : seatName(info)];
   if (info.index === frame.seat) parts.push(t("you"));
   if (player && !player.left) parts.push(tn("tiles", player.tiles));
   if (active) parts.push(t("their_turn"));
@@ -95,6 +95,7 @@ function seatLabel(info, player, active, frame) {
 /** Badges every game shows; a game adds its own (house: opened, twin). */
 export function commonBadges(frame, index, info, player) {
   const badges = [];
+  if (info.bot_account) badges.push({ kind: "bot-account", text: t("bot_account_mark"), title: t("bot_account_title") });
   if (player && player.away && !player.left) badges.push({ kind: "away", text: t("badge_autopilot") });
   if ((player && player.left) || info.left) badges.push({ kind: "left", text: t("badge_left") });
   return badges;

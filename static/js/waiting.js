@@ -21,8 +21,8 @@ export function renderWaiting(root, felt, frame, config, send) {
   for (const seat of table.seats) {
     const item = h("li", { class: `waiting__seat${seat.empty ? " is-empty" : ""}` },
       h("span", { class: "waiting__index" }, String(seat.index + 1)),
-      h("span", { class: "waiting__name" }, seat.empty ? t("free_seat") : seatName(seat)));
-    if (seat.empty && mine === null) {
+      h("span", { class: "waiting__name" }, seat.empty && !seat.invited ? t("free_seat") : seatName(seat)));
+    if (seat.empty && !seat.invited && mine === null) {
       const form = h("form", { method: "post", action: config.joinUrl, class: "inline-form" },
         h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: config.csrf }),
         h("input", { type: "hidden", name: "seat", value: String(seat.index) }),
