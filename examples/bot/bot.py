@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""A small bot for the Tile Rummy site's bot API (docs/bot-api.md): it plays legal moves of both games.
+
+    pip install websockets
+    python examples/bot/bot.py --url http://127.0.0.1:8000 --token rbt_...
+        waits for invitations and challenges, accepts those of the games it plays, plays them to the end
+    python examples/bot/bot.py --url http://127.0.0.1:8000 --token rbt_... --open tile-rummy --vs easy
+        opens a table against one of the site's bots (easy or hard; or the game tile-rummy-rearrange),
+        plays the match to the end, prints the result and exits
+
+Its brain is the site's own Easy bot (`apps.engine.bots`, the pure rules engine of this repository: run the
+script from a checkout, or put the checkout on PYTHONPATH); `--brain hard` plays the Hard bot's moves. A bot
+of your own replaces `Brain.next_move`: it gets the view your seat may see (docs/bot-api.md, "The view")
+and returns one move in the game's notation.
+
+Only the standard library and `websockets` besides the engine. The HTTP calls run in a thread, so one
+process can play several tables at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import json
+import random
+import secrets
+import sys
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout, for apps.engine
+
+from apps.engine.bots import get_bot  # noqa: E402
+
+GAMES = ("tile-rummy", "tile-rummy-rearrange")
+#: Close codes after which reconnecting cannot help (docs/bot-api.md, "Errors").
+FINAL_CLOSE_CODES = {4401: "the token is unknown or was revoked", 4403: "the bot account is disabled or banned",
+                     4404: "there is no such table (or it is private)"}
+#: websockets 15 and later read proxy settings from the environment unless told not to; older ones never do.
+NO_PROXY = {"proxy": None} if "proxy" in inspect.signature(connect).parameters else {}
+
+
+def log(*parts: Any) -> None:
+    print(*parts, flush=True)
+
+
+class Stopped(Exception):
+    """The site closed a socket for good (docs/bot-api.md, "Errors"): reconnecting would not help."""
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        super().__init__(f"{status} {body.get('code')}: {body.get('message')}")
+        self.status = status
+        self.code = body.get("code")
+        self.body = body
+
+
+class Api:
+    """The HTTP side: JSON in and out, the token in the Authorization header."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.url = url.rstrip("/")
+        self.token = token
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request.add_header("Authorization", f"Bearer {self.token}")
+        request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read())  # type: ignore[no-any-return]
+        except urllib.error.HTTPError as error:
+            raise ApiError(error.code, json.loads(error.read() or b"{}")) from None
+
+    async def get(self, path: str) -> dict[str, Any]:
+        return await asyncio.to_thread(self._call, "GET", path, None)
+
+    async def post(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        return await asyncio.to_thread(self._call, "POST", path, body or {})
+
+    def socket_url(self, path: str) -> str:
+        return ("wss://" if self.url.startswith("https://") else "ws://") + self.url.split("://", 1)[1] + path
+
+    def connect(self, path: str) -> Any:
+        return connect(self.socket_url(path), additional_headers={"Authorization": f"Bearer {self.token}"},
+                       **NO_PROXY)
+
+
+class Brain:
+    """What to play: one move from the view of your seat (the site's own bots, from the engine)."""
+
+    def __init__(self, level: str = "easy", seed: int | None = None) -> None:
+        self.level = level
+        self.rng = random.Random(seed)
+
+    def next_move(self, game: str, view: dict[str, Any]) -> str:
+        return str(get_bot(game, self.level).next_move(view, self.rng))
+
+
+@dataclass
+class Seat:
+    """One table this bot plays at: it reads each `state` frame and answers with the frames it calls for."""
+
+    table_id: int
+    me: int
+    brain: Brain
+    shown: int = -1  # the newest version seen (older frames are ignored)
+    acted: int = -1  # the version last acted on (one answer per version)
+    seeded: set[int] = field(default_factory=set)  # matches whose fair-deal seed was sent
+    games: list[int] = field(default_factory=list)  # the games of the match, for their records
+    result: dict[str, Any] | None = None
+
+    def answer(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
+        table, seat, view, version = frame["table"], frame["seat"], frame["view"], frame["version"]
+        if version <= self.acted:
+            return []
+        self.acted = version
+        game = table.get("current_game")
+        if game and game["id"] not in self.games:
+            self.games.append(game["id"])
+        if table["status"] in ("finished", "closed"):
+            self.result = {**summary(table), "games": self.games}
+            return []
+        if seat is None:
+            return []  # watching (not seated yet)
+        if table["status"] == "open":
+            host = table["seats"][seat]["user_id"] == table["host_id"] == self.me
+            full = all(not other["empty"] for other in table["seats"])
+            return [{"type": "start"}] if host and full else []
+        match = table.get("match") or {}
+        fair = match.get("fair")
+        if fair and fair["seeding"] and not fair["sent"][seat] and match["id"] not in self.seeded:
+            self.seeded.add(match["id"])  # the fair deal waits for every human seat's seed: docs/fair-deals.md
+            return [{"type": "seed", "seed": secrets.token_hex(16)}]
+        if view is None or view["over"]:
+            return []  # before the deal, or between two games of the match
+        if view["players"][seat]["away"]:
+            return [{"type": "back"}]  # the table played for us (a timeout): take the seat back
+        if view["turn"] != seat:
+            return []
+        move = self.brain.next_move(table["game"], view)
+        return [{"type": "move", "move": move, "version": version, "id": f"t{self.table_id}v{version}"}]
+
+
+def summary(table: dict[str, Any]) -> dict[str, Any]:
+    match = table.get("match") or {}
+    names = [seat["name"] or (f"bot ({seat['bot']})" if seat["bot"] else "") for seat in table["seats"]]
+    return {
+        "table": table["id"],
+        "game": table["game"],
+        "status": table["status"],
+        "match": match.get("id"),
+        "totals": match.get("totals"),
+        "standings": [{**standing, "name": names[standing["seat"]]} for standing in match.get("standings", [])],
+    }
+
+
+async def play(api: Api, table_id: int, socket_path: str, me: int, brain: Brain) -> dict[str, Any]:
+    """Play at the table until its match is over (or the table closes): the match's result."""
+    seat = Seat(table_id, me, brain)
+    delay = 0.5
+    while True:
+        try:
+            async with api.connect(socket_path) as ws:
+                delay = 0.5
+                async for text in ws:
+                    frame = json.loads(text)
+                    if frame["type"] == "state" and frame["version"] > seat.shown:
+                        seat.shown = frame["version"]
+                        for reply in seat.answer(frame):
+                            await ws.send(json.dumps(reply))
+                        if seat.result is not None:
+                            return seat.result
+                    elif frame["type"] == "error" and frame["code"] != "stale":  # a stale move: a state follows
+                        log(f"table {table_id}: refused ({frame['code']}): {frame['message']}")
+        except ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd else None
+            if code in FINAL_CLOSE_CODES:
+                raise Stopped(f"table {table_id}: closed with {code}: {FINAL_CLOSE_CODES[code]}") from None
+        except OSError as error:
+            log(f"table {table_id}: {error}")
+        await asyncio.sleep(delay)  # the site restarted, say: reconnect, and the state frame says where we are
+        delay = min(8.0, delay * 2)
+
+
+async def open_and_play(api: Api, game: str, vs: str, brain: Brain, *, games: int = 1) -> dict[str, Any]:
+    """Open a table against one of the site's bots (it starts at once), play the match, return its result."""
+    me = (await api.get("/api/bot/account"))["account"]["id"]
+    table = (await api.post("/api/bot/tables", {"game": game, "seats": 2, "match_length": games, "seat_1": vs}))["table"]
+    log(f"table {table['id']}: {game} against the site's {vs} bot")
+    return await play(api, table["id"], table["socket"], me, brain)
+
+
+async def serve(api: Api, brain: Brain, *, matches: int | None = None) -> list[dict[str, Any]]:
+    """Wait for invitations and challenges on the lobby socket; accept those of the games this bot plays and
+    play each at once (several at a time). With `matches`, return the results after that many."""
+    me = (await api.get("/api/bot/account"))["account"]["id"]
+    results: list[dict[str, Any]] = []
+    playing: dict[int, asyncio.Task[dict[str, Any]]] = {}
+    done = asyncio.Event()
+
+    def finished(task: asyncio.Task[dict[str, Any]]) -> None:
+        if not task.cancelled() and task.exception() is None:
+            results.append(task.result())
+            log("result:", json.dumps(task.result()))
+        if matches is not None and len(results) >= matches:
+            done.set()
+
+    def start(table_id: int, socket_path: str) -> None:
+        if table_id not in playing:
+            task = asyncio.ensure_future(play(api, table_id, socket_path, me, brain))
+            task.add_done_callback(finished)
+            playing[table_id] = task
+
+    async def consider(invitation: dict[str, Any]) -> None:
+        table_id = invitation["table"]
+        try:
+            if invitation["game"] not in GAMES:
+                await api.post(f"/api/bot/invitations/{table_id}/decline")
+                return
+            table = (await api.post(f"/api/bot/invitations/{table_id}/accept"))["table"]
+        except ApiError as error:  # withdrawn meanwhile, say
+            log(f"table {table_id}: {error}")
+            return
+        log(f"table {table_id}: accepted {invitation['host']}'s invitation to {invitation['game']}")
+        start(table_id, table["socket"])
+
+    for table in (await api.get("/api/bot/tables"))["tables"]:  # back after a restart: the tables it sits at
+        if table["status"] in ("open", "playing"):
+            start(table["id"], table["socket"])
+
+    async def listen() -> None:
+        delay = 0.5
+        while True:
+            try:
+                async with api.connect("/ws/lobby/") as lobby:
+                    delay = 0.5
+                    async for text in lobby:
+                        frame = json.loads(text)
+                        if frame["type"] == "invitations":
+                            waiting = frame["invitations"]
+                        elif frame["type"] == "invitation" and frame["invitation"]:
+                            waiting = [frame["invitation"]]
+                        else:
+                            continue
+                        for invitation in waiting:
+                            await consider(invitation)
+            except ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else None
+                if code in FINAL_CLOSE_CODES:
+                    raise Stopped(f"lobby: closed with {code}: {FINAL_CLOSE_CODES[code]}") from None
+            except OSError as error:
+                log(f"lobby: {error}")
+            await asyncio.sleep(delay)
+            delay = min(8.0, delay * 2)
+
+    listener = asyncio.ensure_future(listen())
+    try:
+        if matches is None:
+            await listener
+        else:
+            waiter = asyncio.ensure_future(done.wait())
+            finished_first, _ = await asyncio.wait({listener, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+            if listener in finished_first:
+                listener.result()  # raises what stopped it
+    finally:
+        listener.cancel()
+        for task in playing.values():
+            task.cancel()
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", required=True, help="the site, e.g. http://127.0.0.1:8000")
+    parser.add_argument("--token", required=True, help="the bot account's token (rbt_...)")
+    parser.add_argument("--open", choices=GAMES, help="open a table of this game and play it, then exit")
+    parser.add_argument("--vs", choices=("easy", "hard"), default="easy", help="the site's bot to play (--open)")
+    parser.add_argument("--games", type=int, choices=(1, 3, 5), default=1, help="games in the match (--open)")
+    parser.add_argument("--brain", choices=("easy", "hard"), default="easy", help="whose moves this bot plays")
+    parser.add_argument("--seed", type=int, default=None, help="seed the brain's choices")
+    parser.add_argument("--matches", type=int, default=None, help="waiting: stop after this many matches")
+    args = parser.parse_args(argv)
+    api, brain = Api(args.url, args.token), Brain(args.brain, args.seed)
+    try:
+        if args.open:
+            result = asyncio.run(open_and_play(api, args.open, args.vs, brain, games=args.games))
+            log("result:", json.dumps(result))
+            for standing in result["standings"]:
+                log(f"  place {standing['place']}: {standing['name']} ({standing['points']:+d})")
+        else:
+            asyncio.run(serve(api, brain, matches=args.matches))
+    except ApiError as error:
+        log(f"refused: {error}")
+        return 1
+    except Stopped as error:
+        log(f"stopped: {error}")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

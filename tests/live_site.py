@@ -1,0 +1,93 @@
+"""The real site in a process of its own, for tests that talk to it as a program would: daphne on a free
+port, the embedded default (its own SQLite file, the in-process Celery worker, so the site's bots move and
+its clocks run), nothing of the test run's own configuration inherited."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NOT_INHERITED = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
+                 "DJANGO_SETTINGS_MODULE", "LIVE_BUS_CHANNEL")
+
+
+class LiveSite:
+    def __init__(self, url: str, env: dict[str, str], log: Path) -> None:
+        self.url = url
+        self.env = env
+        self.log = log
+
+    def manage(self, *args: str) -> str:
+        """`manage.py ARGS` on the site's own database; its output."""
+        done = subprocess.run([sys.executable, "manage.py", *args], env=self.env, cwd=ROOT, capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def bot_account(self, name: str, owner: str = "owner") -> str:
+        """A bot account named `name` (and its owner, a registered player, if new): a new token of it."""
+        self.manage("shell", "-c", "from apps.accounts.models import User; "
+                    f"User.objects.filter(username={owner!r}).exists() or "
+                    f"User.objects.create_user(username={owner!r}, password='pw-{owner}')")
+        self.manage("bot_account", "create", name, "--owner", owner)
+        return self.manage("bot_token", "create", name).strip()
+
+    def errors(self) -> list[str]:
+        return [line for line in self.log.read_text(errors="replace").splitlines()
+                if "Traceback" in line or " ERROR " in line]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def live_site(directory: Path, **settings: str) -> Iterator[LiveSite]:
+    env = {key: value for key, value in os.environ.items() if key not in NOT_INHERITED}
+    env.update({
+        "DATABASE_URL": f"sqlite:///{directory / 'site.sqlite3'}",
+        "CELERY_EMBEDDED": "1",
+        "CELERY_BEAT_SCHEDULE_FILENAME": str(directory / "celerybeat-schedule"),
+        "TABLE_BOT_DELAY": "0.05",
+        "TABLE_NEXT_GAME_DELAY": "1",
+        "TABLE_WEB_HEARTBEAT": "0",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+        **settings,
+    })
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True,
+                   capture_output=True)
+    port = _free_port()
+    log = directory / "server.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                    "rummysite.asgi:application"], env=env, cwd=ROOT, stdout=out,
+                                   stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/livez", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError(log.read_text()[-4000:]) from None
+                time.sleep(0.2)
+        yield LiveSite(url, env, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
