@@ -22,7 +22,7 @@ RULES = get_rules("tile-rummy-rearrange")
 
 def judged(table: list[Faces], rack: list[Tile], *, opened: bool) -> tuple[int, int]:
     """(tiles, points) of the best play the review finds for a turn starting from seat 0's view."""
-    state = position([format_tiles(rack), "r13"], table=format_melds(table), opened=[0] if opened else [])
+    state = position([format_tiles(rack), ""], table=format_melds(table), opened=[0] if opened else [])
     view = RULES.view_for(state, 0)
     turn = Turn(0, 0, 0, (RULES.parse_move("draw"),), (view,), view)
     best = JUDGE.best(turn)
