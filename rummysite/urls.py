@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/", include("apps.catalog.urls")),
     path("", include("apps.tables.urls")),
     path("leaderboards/", include("apps.leaderboards.urls")),
+    path("", include("apps.review.urls")),
     path("", include("apps.accounts.urls")),  # /u/<username>/ profiles, /accounts/guest/...
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -29,7 +29,7 @@ class RecentMatch:
     opponents: list[str]
     delta: int | None
     match_url: str
-    records: list[tuple[int, str]] = field(default_factory=list)  # (game number, download URL)
+    records: list[tuple[int, str, str]] = field(default_factory=list)  # (game number, download URL, replay URL)
 
     @property
     def finished(self) -> bool:
@@ -50,12 +50,12 @@ def recent_matches(user_id: int, *, include_private: bool) -> list[RecentMatch]:
     deltas = dict(
         RatingChange.objects.filter(user_id=user_id, match_id__in=match_ids).values_list("match_id", "delta")
     )
-    records: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    records: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
     finished_games = Game.objects.filter(match_id__in=match_ids, finished_at__isnull=False).order_by("number")
     for game_id, match_id, number in finished_games.values_list("id", "match_id", "number"):
         url = optional_url("tables:game_record", game_id)
         if url:
-            records[match_id].append((number, url))
+            records[match_id].append((number, url, optional_url("review:replay", game_id)))
     recent = []
     for player in players:
         entry = catalog_entry(player.match.game)

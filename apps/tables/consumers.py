@@ -21,6 +21,7 @@ from django.db import close_old_connections, connections
 from django.utils.translation import gettext as _
 
 from apps.engine.errors import EngineError
+from apps.review.services import HintRefused, game_hint
 from apps.tables import services
 from apps.tables.access import may_watch
 from apps.tables.broadcast import LOBBY_GROUP, table_group
@@ -317,6 +318,7 @@ class TableConsumer(GuardedConsumer):
             "new_match": self.on_new_match,
             "sync": self.on_sync,
             "ping": self.on_ping,
+            "hint": self.on_hint,
         }
 
     @property
@@ -406,6 +408,13 @@ class TableConsumer(GuardedConsumer):
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong", "version": await current_version(self.table_id)})
+
+    async def on_hint(self, content: dict[str, Any]) -> None:
+        """A hint for this viewer only (apps/review/services.py: the search runs outside every lock)."""
+        try:
+            await self.send_json(await db(game_hint)(table_id=self.table_id, user=self.user))
+        except HintRefused as error:
+            await self.send_error(error.code, str(error), ref=content, version=self.version)
 
 
 def _as_by(service: Any) -> Any:

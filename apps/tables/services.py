@@ -33,6 +33,7 @@ from apps.engine.errors import EngineError, IllegalMove, InvalidMove
 from apps.engine.game import Back, Leave, Move, Rules, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
 from apps.engine.match import start_match
+from apps.review.queue import review_queue
 from apps.tables import broadcast, liveness
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.options import MATCH_LENGTHS, PACES
@@ -652,6 +653,7 @@ def _apply_and_save(
         game.result = result.to_dict()
         game.finished_at = now
         game.deadline = None
+        transaction.on_commit(lambda game_id=game.pk: review_queue(game_id))  # the review (apps/review), after commit
         match = table.match
         assert match is not None
         engine_match = EngineMatch.from_dict(match.state).finish_game(after)

@@ -1,0 +1,54 @@
+"""Every string the replay page's script shows, translated on the server (the table's hint strings are
+in apps/tables/ui_strings.py, with the rest of the table's)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from apps.tables.ui_strings import _forms, common_strings
+
+
+def replay_strings() -> dict[str, object]:
+    return {
+        **common_strings(),
+        "step_deal": _("The deal"),
+        "step_n": _("Move %(n)s of %(count)s"),
+        "move_by": _("%(name)s: %(move)s"),
+        "rack_of": _("%(name)s's rack"),
+        "tiles_forms": _forms("%(count)s tile", "%(count)s tiles"),
+        "table_empty": _("Nothing on the table yet."),
+        "indicator": _("Indicator"),
+        "pile_forms": _forms("Pile: %(count)s tile", "Pile: %(count)s tiles"),
+        "pool_forms": _forms("Pool: %(count)s tile", "Pool: %(count)s tiles"),
+        "discards": _("Discards"),
+        "to_move": _("%(name)s to move"),
+        "game_over": _("Game over"),
+        "points": _("%(points)s points"),
+        "meld_of": _("laid by %(name)s"),
+        # The review
+        "review_pending": _("The review is being prepared…"),
+        "review_failed": _("The review could not be prepared for this game."),
+        "review_turn": _("Turn %(n)s"),
+        "review_played": _("Played: %(play)s"),
+        "review_best": _("Best: %(play)s"),
+        "review_missed_forms": _forms(
+            "Could have placed %(count)s more tile (%(points)s points)",
+            "Could have placed %(count)s more tiles (%(points)s points)",
+        ),
+        "review_missed_points": _("Could have placed %(points)s more points"),
+        "review_fine": _("Nothing better was possible"),
+        "review_by_table": _("played by the table"),
+        "review_hint": _("hint used"),
+        "summary_missed_forms": _forms(
+            "%(count)s turn where %(name)s could have placed more: %(tiles)s tiles, %(points)s points",
+            "%(count)s turns where %(name)s could have placed more: %(tiles)s tiles, %(points)s points",
+        ),
+        "summary_missed_you_forms": _forms(
+            "%(count)s turn where you could have placed more: %(tiles)s tiles, %(points)s points",
+            "%(count)s turns where you could have placed more: %(tiles)s tiles, %(points)s points",
+        ),
+        "summary_clean": _("%(name)s placed the most the rules allowed on every turn."),
+        "summary_hints_forms": _forms("%(count)s hint used", "%(count)s hints used"),
+        "go_to_turn": _("Go to turn %(n)s"),
+        "you_badge": _("you"),
+    }
