@@ -57,13 +57,35 @@ function renderCaption(step) {
   const view = step.view;
   const parts = [];
   if (step.move) {
-    parts.push(t("step_n", { n: state.at, count: last }));
-    parts.push(t("move_by", { name: nameOf(step.move.seat), move: step.move.move }));
+    const seat = step.move.seat;
+    const placed = gone(steps[state.at - 1].racks[seat], step.racks[seat]);
+    parts.push(t("step_n", { n: state.at, count: last }), " · ");
+    if (step.move.move.startsWith("play ") && placed.length) parts.push(t("placed_by", { name: nameOf(seat) }), " ", tiles(placed));
+    else if (step.move.move === "draw" && step.racks[seat].length > steps[state.at - 1].racks[seat].length) parts.push(t("drew", { name: nameOf(seat) }));
+    else parts.push(t("move_by", { name: nameOf(seat), move: step.move.move }));
   } else {
     parts.push(t("step_deal"));
   }
-  parts.push(view.over ? t("game_over") : t("to_move", { name: nameOf(view.turn) }));
-  els.caption.textContent = parts.join(" · ");
+  parts.push(" · ");
+  if (view.over) {
+    const winner = view.result ? view.result.winner : null;
+    parts.push(t("game_over"), " · ", winner === null ? t("no_winner") : t("winner", { name: nameOf(winner) }));
+  } else {
+    parts.push(t("to_move", { name: nameOf(view.turn) }));
+  }
+  clear(els.caption).append(...parts);
+}
+
+/** The faces of `before` that are not in `after` (one for one). */
+function gone(before, after) {
+  const left = [...after];
+  const faces = [];
+  for (const face of before) {
+    const at = left.indexOf(face);
+    if (at >= 0) left.splice(at, 1);
+    else faces.push(face);
+  }
+  return faces;
 }
 
 function meldElement(meld, owner) {
@@ -138,8 +160,9 @@ function renderReview() {
       lines.push(t("summary_clean", { name }));
     }
     if (seat.hints) lines.push(tn("summary_hints", seat.hints));
-    els.summary.append(h("p", { class: `review-summary__line seat-colour-${seat.seat}` }, h("strong", {}, name), " ", lines.join(" · ")));
+    els.summary.append(h("p", { class: `review-summary__line seat-colour-${seat.seat}` }, lines.join(" · ")));
   }
+  els.summary.append(h("p", { class: "review-summary__legend muted" }, t("review_legend")));
   const onlyMissed = els.onlyMissed.checked;
   for (const turn of review.turns) {
     if (onlyMissed && !turn.missed) continue;
@@ -148,26 +171,38 @@ function renderReview() {
   markCurrentTurn();
 }
 
+/** What a turn played: the tiles it placed for a Rearrange play (its notation is the whole table), else
+ * the moves in notation. */
+function played(turn) {
+  if (turn.played.startsWith("play ") && turn.placed.length) return [t("review_placed"), " ", tiles(turn.placed)];
+  return [t("review_played", { play: turn.played })];
+}
+
+function bestPlay(turn) {
+  const best = turn.best_play;
+  if (!best || !best.moves.length || !best.moves[0].startsWith("play ")) return [h("p", { class: "review-turn__best" }, t("review_best", { play: turn.best }))];
+  const table = h("details", { class: "review-turn__table" },
+    h("summary", {}, t("review_best_table")),
+    h("div", { class: "review-turn__sets" }, best.table.map((set) => tiles(set))));
+  return [h("p", { class: "review-turn__best" }, t("review_best_place"), " ", tiles(best.placed)), table];
+}
+
 function turnItem(turn) {
-  const verdict = [];
-  if (turn.missed) {
-    verdict.push(h("p", { class: "review-turn__verdict" },
-      turn.missed_tiles ? tn("review_missed", turn.missed_tiles, { points: turn.missed_points }) : t("review_missed_points", { points: turn.missed_points })));
-    verdict.push(h("p", { class: "review-turn__best" }, t("review_best", { play: turn.best }),
-      turn.best_play && turn.best_play.placed.length ? tiles(turn.best_play.placed) : null));
-  } else if (turn.best !== null) {
-    verdict.push(h("p", { class: "review-turn__fine" }, t("review_fine")));
-  }
   const tags = [];
   if (turn.by_table) tags.push(h("span", { class: "badge" }, t("review_by_table")));
   if (turn.hint) tags.push(h("span", { class: "badge badge--twin" }, t("review_hint")));
-  return h("li", { class: `review-turn seat-colour-${turn.seat}${turn.missed ? " is-missed" : ""}`, dataset: { first: turn.moves[0], last: turn.moves[1] } },
-    h("button", { type: "button", class: "review-turn__go", onclick: () => show(turn.moves[0]), "aria-label": t("go_to_turn", { n: turn.turn }) },
-      h("span", { class: "review-turn__mark", "aria-hidden": "true" }, turn.missed ? "✗" : "✓"),
-      t("review_turn", { n: turn.turn }), " · ", nameOf(turn.seat)),
-    ...tags,
-    h("p", { class: "review-turn__played" }, t("review_played", { play: turn.played })),
-    ...verdict);
+  const head = h("button", { type: "button", class: "review-turn__go", onclick: () => show(turn.moves[0]), "aria-label": t("go_to_turn", { n: turn.turn }) },
+    h("span", { class: "review-turn__mark", "aria-hidden": "true" }, turn.missed ? "✗" : "✓"),
+    t("review_turn", { n: turn.turn }), " · ", nameOf(turn.seat));
+  const item = h("li", { class: `review-turn seat-colour-${turn.seat}${turn.missed ? " is-missed" : ""}`, dataset: { first: turn.moves[0], last: turn.moves[1] } },
+    h("div", { class: "review-turn__head" }, head, ...tags),
+    h("p", { class: "review-turn__played" }, ...played(turn)));
+  if (turn.missed) {
+    item.append(h("p", { class: "review-turn__verdict" },
+      turn.missed_tiles ? tn("review_missed", turn.missed_tiles, { points: turn.missed_points }) : t("review_missed_points", { points: turn.missed_points })));
+    item.append(...bestPlay(turn));
+  }
+  return item;
 }
 
 function markCurrentTurn() {
@@ -176,9 +211,22 @@ function markCurrentTurn() {
   for (const item of els.turns.children) {
     const current = Number(item.dataset.first) <= index && index <= Number(item.dataset.last);
     item.classList.toggle("is-current", current);
-    if (current) item.setAttribute("aria-current", "step");
-    else item.removeAttribute("aria-current");
+    if (current) {
+      item.setAttribute("aria-current", "step");
+      keepInView(item);
+    } else {
+      item.removeAttribute("aria-current");
+    }
   }
+}
+
+/** Scroll the review's own list (when it scrolls by itself, beside the replay) to show `item`; never the page. */
+function keepInView(item) {
+  const panel = els.turns.closest(".replay__review");
+  if (!panel || panel.scrollHeight <= panel.clientHeight) return;
+  const top = item.offsetTop - panel.offsetTop;
+  if (top < panel.scrollTop) panel.scrollTop = top - 8;
+  else if (top + item.offsetHeight > panel.scrollTop + panel.clientHeight) panel.scrollTop = top + item.offsetHeight - panel.clientHeight + 8;
 }
 
 async function pollReview() {

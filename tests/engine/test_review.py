@@ -51,6 +51,7 @@ def test_a_house_turn_that_was_already_the_best_is_not_missed() -> None:
     record = house_record(HOUSE_RACKS, [*OPENING, (1, "discard k3"), (0, "draw"), (0, "discard y7")], pile="k3 y7")
     first = turn(record, 1)
     assert (first.tiles, first.points) == (8, 60)  # the opening's 45 and b3 b4 b5, by their rack points
+    assert first.placed == ("r9", "r10", "r11", "r12", "r13", "b3", "b4", "b5")
     assert not first.missed and first.to_dict()["best"] == first.played and first.to_dict()["best_play"] is None
 
 

@@ -35,7 +35,7 @@ from apps.engine.game import JSON, Draw, Move
 from apps.engine.house.melds import OPENING_MINIMUM, MeldKind, rack_penalty, read_meld, try_read_meld
 from apps.engine.house.moves import Discard, Lay, LayOff, TakeDiscard, TakeJoker
 from apps.engine.house.state import Phase
-from apps.engine.review.plays import Faces, Suggestion
+from apps.engine.review.plays import Faces, Placed, Suggestion, gone_from
 from apps.engine.review.turns import Turn
 from apps.engine.tiles import COLOURS, JOKER, Tile
 
@@ -491,7 +491,7 @@ def _faces(words: Sequence[str]) -> Faces:
 class HouseJudge:
     """The review of one turn of the house game (see `apps.engine.review.report`)."""
 
-    def played(self, turn: Turn) -> tuple[int, int]:
+    def played(self, turn: Turn) -> Placed:
         """The tiles (and their rack points) the turn placed from the hand: the rack at the start with the
         drawn tile or the taken discard, against the rack at the end with the discarded tile."""
         first, views, after = turn.moves[0], turn.views, turn.after
@@ -504,7 +504,7 @@ class HouseJudge:
             start = _faces(views[0]["rack"])
         else:
             start = end  # the table drew and discarded for the seat
-        return len(start) - len(end), _hand_points(start) - _hand_points(end)
+        return Placed(len(start) - len(end), _hand_points(start) - _hand_points(end), gone_from(start, end))
 
     def best(self, turn: Turn) -> Suggestion | None:
         """The best turn from the seat's views: at the start of the turn (taking the last discard, when it

@@ -11,8 +11,10 @@ tile would cost on the rack, 2-9: 5, 10-13: 10, 1: 25, a joker 50). `table` is t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from apps.engine.game import JSON, Move
 from apps.engine.tiles import Tile
@@ -51,3 +53,23 @@ class Suggestion:
 
 def notation(moves: Sequence[Move]) -> str:
     return "; ".join(str(move) for move in moves)
+
+
+class Placed(NamedTuple):
+    """What a turn put on the table from the hand: how many tiles (net of jokers taken back), their
+    points, and the faces that left the hand (in rack order)."""
+
+    tiles: int
+    points: int
+    faces: Faces
+
+
+def gone_from(start: Sequence[Tile], end: Sequence[Tile]) -> Faces:
+    """The tiles of a hand that was `start` and is `end` that left it, in the order of `start`."""
+    gone = Counter(start) - Counter(end)
+    faces = []
+    for tile in start:
+        if gone[tile]:
+            gone[tile] -= 1
+            faces.append(tile)
+    return tuple(faces)

@@ -8,13 +8,11 @@ This module is the review's one door to the solver (`solve`, `solve_opening`).
 
 from __future__ import annotations
 
-from collections import Counter
-
 from apps.engine.bots.rearrange_view import RearrangeSeatView
 from apps.engine.game import JSON, Draw
 from apps.engine.rearrange.melds import rack_value
 from apps.engine.rearrange.moves import Play
-from apps.engine.review.plays import Suggestion
+from apps.engine.review.plays import Placed, Suggestion, gone_from
 from apps.engine.review.turns import Turn
 from apps.engine.solver import solve, solve_opening
 from apps.engine.tiles import Tile
@@ -31,11 +29,10 @@ def best_play(seat: RearrangeSeatView) -> Suggestion:
 class RearrangeJudge:
     """The review of one turn of the Rearrange game (see `apps.engine.review.report`)."""
 
-    def played(self, turn: Turn) -> tuple[int, int]:
+    def played(self, turn: Turn) -> Placed:
         """The rack tiles the turn placed (a draw, or a timeout that put the table back, places none)."""
-        placed: Counter[str] = Counter(turn.views[0]["rack"]) - Counter(turn.after["rack"])
-        faces = [Tile.parse(face) for face in placed.elements()]
-        return len(faces), sum(rack_value(tile) for tile in faces)
+        faces = gone_from([Tile.parse(face) for face in turn.views[0]["rack"]], [Tile.parse(face) for face in turn.after["rack"]])
+        return Placed(len(faces), sum(rack_value(tile) for tile in faces), faces)
 
     def best(self, turn: Turn) -> Suggestion | None:
         return best_play(RearrangeSeatView.of(turn.views[0]))

@@ -22,12 +22,12 @@ from apps.engine.errors import IllegalMove, InvalidMove
 from apps.engine.game import JSON, get_rules
 from apps.engine.records import GameRecord
 from apps.engine.review import house, rearrange
-from apps.engine.review.plays import Suggestion, notation
+from apps.engine.review.plays import Placed, Suggestion, notation
 from apps.engine.review.turns import Turn, turns_of
 
 
 class Judge(Protocol):
-    def played(self, turn: Turn) -> tuple[int, int]: ...
+    def played(self, turn: Turn) -> Placed: ...
     def best(self, turn: Turn) -> Suggestion | None: ...
     def hint(self, view: JSON) -> Suggestion: ...
 
@@ -55,6 +55,7 @@ class TurnReview:
     played: str  # the seat's moves in notation, '; ' between them
     tiles: int  # what they placed from the hand (net of jokers taken back) and its points
     points: int
+    placed: tuple[str, ...]  # the faces that left the hand for the table
     best: Suggestion | None  # None: nothing to judge (the seat stood up, or saw nothing to decide from)
     by_table: bool
     hint: bool  # the seat used a hint during this turn
@@ -80,6 +81,7 @@ class TurnReview:
             "played": self.played,
             "tiles": self.tiles,
             "points": self.points,
+            "placed": list(self.placed),
             "best": None if best is None else (best.notation if self.missed else self.played),
             "best_play": best.to_dict() if best is not None and self.missed else None,
             "missed": self.missed,
@@ -150,11 +152,13 @@ def review(record: GameRecord) -> Review:
     seats = int(get_rules(record.game).from_deal(record.deal).seats)
     turns: list[TurnReview] = []
     for number, turn in enumerate(turns_of(record), start=1):
-        tiles, points = (0, 0) if turn.left else judge.played(turn)
+        tiles, points, faces = Placed(0, 0, ()) if turn.left else judge.played(turn)
         best = None if turn.left else judge.best(turn)
         hinted = any(seat == turn.seat and turn.first <= move <= turn.last for seat, move in hints)
         turns.append(
-            TurnReview(number, turn.seat, turn.first, turn.last, notation(turn.moves), tiles, points, best, turn.by_table, hinted)
+            TurnReview(
+                number, turn.seat, turn.first, turn.last, notation(turn.moves), tiles, points, tuple(map(str, faces)), best, turn.by_table, hinted
+            )
         )
     summary = tuple(_summary(seat, turns, hints) for seat in range(seats))
     return Review(record.game, seats, record.result is not None, tuple(turns), summary)
