@@ -12,6 +12,7 @@ the seat could see at that moment.
 | `report.py` | `review`, `hint`, the review's types and each game's judge, looked up by slug |
 | `house.py` | the house game: an exact search of a turn (opening, jokers, lay-offs, new melds, taking the last discard) |
 | `rearrange.py` | the Rearrange game: the exact solver's best play or opening (the review's one import of the solver) |
+| `steps.py` | every position of a finished game, all racks shown, for the site's replay viewer |
 | `command.py` | the `review` and `hint` sub-commands of `python -m apps.engine` |
 """
 
