@@ -1,5 +1,5 @@
 """TEST-ONLY HOOK: a finished game for the replay's browser test, written straight into the site's
-database (`python -m tests.browser.review_seeding` with the site's environment). Never imported by the
+database (`python -m tests.browser.review_seeding [SLUG]` with the site's environment; the Rearrange game by default). Never imported by the
 site.
 
 The game is played by two Easy bots in the engine from a seeded generator (the same game every time),
@@ -91,8 +91,10 @@ def finished_game(slug: str = "tile-rummy-rearrange", seed: int = 4) -> dict[str
 
 
 def main() -> None:
+    import sys
+
     _setup()
-    print(json.dumps(finished_game()))
+    print(json.dumps(finished_game(*sys.argv[1:2])))
 
 
 if __name__ == "__main__":
