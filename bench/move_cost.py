@@ -57,10 +57,10 @@ def main() -> None:
     queries: list[int] = []
     profiler = cProfile.Profile()
     while len(cpu) < args.moves:
-        table = services.table_open(host=users[0], game="tile-rummy", seat_count=4, match_length=5, turn_seconds=60)
+        table = services.table_open(by=users[0], game="tile-rummy", seat_count=4, match_length=5, turn_seconds=60)
         tables.append(table.pk)
         for user in users[1:]:
-            services.table_join(table_id=table.pk, user=user)
+            services.table_join(table_id=table.pk, by=user)
         services.table_start(table_id=table.pk, by=users[0])
         while len(cpu) < args.moves:
             row = Table.objects.select_related("current_game").get(pk=table.pk)
@@ -73,7 +73,7 @@ def main() -> None:
                 started_cpu, started = time.process_time(), time.perf_counter()
                 if args.profile:
                     profiler.enable()
-                services.game_move(table_id=table.pk, user=users[seat], move=move, expected_version=row.version,
+                services.game_move(table_id=table.pk, by=users[seat], move=move, expected_version=row.version,
                                    client_id=f"m{len(cpu)}")
                 profiler.disable()
                 cpu.append(time.process_time() - started_cpu)

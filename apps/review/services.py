@@ -100,26 +100,26 @@ def games_waiting_for_reviews(*, days: int = 2, stale_minutes: int = 10) -> list
 
 
 class HintRefused(Exception):
-    """A hint the table refuses; the message is shown to the player as it is. `code` is the error
-    frame's code (docs/protocol.md)."""
+    """A hint the table refuses; the message is shown to the player as it is. `error_code` is the name
+    it goes by on the wire (CONVENTIONS 20, docs/protocol.md)."""
 
-    code: ClassVar[str] = "hint_refused"
+    error_code: ClassVar[str] = "hint_refused"
 
 
 class HintsOff(HintRefused):
-    code = "hints_off"
+    error_code: ClassVar[str] = "hints_off"
 
 
 class HintsUsedUp(HintRefused):
-    code = "hints_used_up"
+    error_code: ClassVar[str] = "hints_used_up"
 
 
 class HintForPlayersOnly(HintRefused):
-    code = "hints_for_players"
+    error_code: ClassVar[str] = "hints_for_players"
 
 
 class NoHintNow(HintRefused):
-    code = "hint_not_now"
+    error_code: ClassVar[str] = "hint_not_now"
 
 
 def _hints_used(game_id: int | None, seat: int) -> int:
@@ -145,7 +145,7 @@ def hint_status(*, table_id: int, user: Any) -> dict[str, Any]:
     try:
         position = _position(table_id, user)
     except HintRefused as error:
-        return {"available": False, "code": error.code, "message": str(error), "left": 0}
+        return {"available": False, "code": error.error_code, "message": str(error), "left": 0}
     left = max(0, HINTS_PER_GAME - _hints_used(position.game_id, position.seat or 0))
     return {"available": left > 0, "code": "", "message": "", "left": left, "game": position.game_id}
 

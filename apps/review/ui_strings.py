@@ -1,16 +1,28 @@
 """Every string the replay page's script shows, translated on the server (the table's hint strings are
-in apps/tables/ui_strings.py, with the rest of the table's)."""
+in apps/tables/ui_strings.py, with the rest of the table's). The tiles' names are the same msgids as the
+table's (static/js/tiles.js asks for them by these keys)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from apps.tables.ui_strings import _forms, common_strings
+
+def _forms(singular: str, plural: str) -> list[str]:
+    """The plural forms of one phrase for counts 1, 2 and 20 (English and Romanian), as i18n.js reads them."""
+    return [ngettext(singular, plural, count) for count in (1, 2, 20)]
 
 
 def replay_strings() -> dict[str, object]:
     return {
-        **common_strings(),
+        "red": _("red"),
+        "yellow": _("yellow"),
+        "blue": _("blue"),
+        "black": _("black"),
+        "joker": _("joker"),
+        # Translators: a tile's name, e.g. "red 5".
+        "tile_name": _("%(colour)s %(number)s"),
+        "empty_seat": _("Empty seat"),
         "step_deal": _("The deal"),
         "step_n": _("Move %(n)s of %(count)s"),
         "move_by": _("%(name)s: %(move)s"),

@@ -60,6 +60,9 @@ class Table(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     closed_reason = models.CharField(_("closed because"), max_length=200, blank=True)
+    #: Who sits where, as the table's viewers see it (`services.seating.seating_of`): written with the
+    #: seats in the same transaction, so a move reads one row instead of the seats and their users.
+    seating = models.JSONField(_("seating"), default=list, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -85,8 +88,10 @@ class Table(models.Model):
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField(_("seat"))
+    # PROTECT: a seat is freed by the table's services, never by deleting its user behind their back
+    # (the guest clean-up deletes only guests who hold no seat).
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="seats"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
     )
     bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel.choices, blank=True, default="")
     joined_at = models.DateTimeField(_("joined"), null=True, blank=True)
@@ -135,7 +140,6 @@ class Match(models.Model):
     rated = models.BooleanField(_("rated"), default=False)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True, db_index=True)
-    rated_at = models.DateTimeField(_("ratings applied"), null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at"]
@@ -180,6 +184,7 @@ class Game(models.Model):
     state = models.JSONField(_("engine state"))
     deal = models.JSONField(_("deal"))
     turn = models.PositiveIntegerField(_("turn counter"), default=0)
+    move_count = models.PositiveIntegerField(_("moves so far"), default=0)  # numbers the next MoveLog row
     deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
     draft = models.JSONField(_("prepared play of the seat to move"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)

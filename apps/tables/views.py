@@ -26,7 +26,7 @@ from apps.tables.forms import OpenTableForm
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, Table
 from apps.tables.options import PACES, pace_label
 from apps.tables.records import game_record
-from apps.tables.snapshot import frame_for, lobby_tables, table_payload
+from apps.tables.snapshot import frame_for_user, lobby_tables
 from apps.tables.ui_strings import lobby_strings, table_strings
 
 PLAY_NOW_GAME = "tile-rummy"
@@ -49,11 +49,26 @@ def _games() -> list[dict[str, Any]]:
     ]
 
 
+def _bot_label(level: str) -> str:
+    return str(_("Bot (%(level)s)") % {"level": BotLevel(level).label})
+
+
+def _worded(entry: dict[str, Any]) -> dict[str, Any]:
+    """A lobby entry with the words the page shows (the entry itself carries codes: apps/tables/snapshot.py)."""
+    entry_of = next((game for game in CATALOG if game.slug == entry["game"]), None)
+    return {
+        **entry,
+        "game_name": entry_of.name if entry_of else entry["game"],
+        "pace": pace_label(entry["turn_seconds"]),
+        "player_names": [_bot_label(p["bot"]) if p["bot"] else p["name"] for p in entry["players"]],
+    }
+
+
 def _lobby(request: HttpRequest, form: OpenTableForm, status: int = 200) -> HttpResponse:
     games = _games()
     context = {
         "games": games,
-        "tables": lobby_tables(),
+        "tables": [_worded(entry) for entry in lobby_tables()],
         "form": form,
         "strings": lobby_strings(),
         "paces": {game["slug"]: game["paces"] for game in games},
@@ -75,7 +90,7 @@ def open_table(request: HttpRequest) -> HttpResponse:
     user = guest_login(request)
     try:
         table = services.table_open(
-            host=user,
+            by=user,
             game=data["game"],
             seat_count=data["seats"],
             match_length=data["match_length"],
@@ -115,7 +130,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
     user = guest_login(request)
     try:
         table = services.table_open(
-            host=user, game=game, seat_count=2, match_length=1, turn_seconds=PACES[game][0], bots=[_strongest_bot(game)]
+            by=user, game=game, seat_count=2, match_length=1, turn_seconds=PACES[game][0], bots=[_strongest_bot(game)]
         )
         services.table_start(table_id=table.pk, by=user)
     except services.TableError as error:
@@ -136,7 +151,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     seated = user_id is not None and table.seats.filter(user_id=user_id).exists()
     if not may_watch(table, request.user, invite):
         raise Http404(_("There is no such table."))
-    frame = frame_for(table_payload(table.pk), user_id)
+    frame = frame_for_user(table.pk, user_id)
     invite_path = reverse("tables:table", args=[table.pk]) + (f"?invite={table.invite_token}" if table.private else "")
     context = {
         "table": table,
@@ -158,7 +173,7 @@ def join_table(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         services.table_join(
             table_id=table_id,
-            user=request.user,  # type: ignore[arg-type]
+            by=request.user,  # type: ignore[arg-type]
             seat_index=int(seat) if seat and seat.isdigit() else None,
             invite_token=invite,
         )

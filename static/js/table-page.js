@@ -13,6 +13,7 @@ import { renderResults, tickCountdowns } from "./results.js";
 import { commonBadges, renderSeats } from "./seats.js";
 import { TurnClock } from "./timer.js";
 import { renderWaiting } from "./waiting.js";
+import { paceLabel, seatName } from "./names.js";
 
 const app = document.getElementById("table-app");
 const config = app.dataset;
@@ -150,7 +151,7 @@ function metaText(table) {
   } else {
     parts.push(table.match_length > 1 ? tn("match_of_games", table.match_length) : t("single_game"));
   }
-  parts.push(table.pace);
+  parts.push(paceLabel(table.turn_seconds));
   parts.push(table.rated ? t("rated") : t("unrated"));
   if (table.private) parts.push(t("private"));
   return parts.join(" · ");
@@ -163,7 +164,7 @@ function renderFeltStatus(frame) {
   if (table.status === "closed") text = t("table_closed");
   else if (frame.seat === null && view && !view.over && view.turn !== null) {
     const seat = table.seats[view.turn];
-    text = t("watching_turn", { name: seat ? seat.name : "" });
+    text = t("watching_turn", { name: seatName(seat) });
   }
   els.status.textContent = text;
   els.status.hidden = !text;

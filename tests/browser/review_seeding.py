@@ -72,7 +72,8 @@ def finished_game(slug: str = "tile-rummy-rearrange", seed: int = 4) -> dict[str
             place=standing.place,
         )
     game = Game.objects.create(
-        match=match, number=1, state=rules.to_dict(state), deal=deal, turn=len(moves), result=result.to_dict(), finished_at=timezone.now()
+        match=match, number=1, state=rules.to_dict(state), deal=deal, turn=len(moves), move_count=len(moves),
+        result=result.to_dict(), finished_at=timezone.now(),
     )
     MoveLog.objects.bulk_create(
         MoveLog(game=game, seq=number, seat=seat, move=move, actor="player" if seat == 0 else "bot",

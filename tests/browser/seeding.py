@@ -103,8 +103,8 @@ def seeded_rearrange_table(host_id: int) -> int:
 
     host = User.objects.get(pk=host_id)
     rival, _ = User.objects.get_or_create(username="Rival-player")
-    table = services.table_open(host=host, game="tile-rummy-rearrange", seat_count=2, turn_seconds=120)
-    services.table_join(table_id=table.pk, user=rival)
+    table = services.table_open(by=host, game="tile-rummy-rearrange", seat_count=2, turn_seconds=120)
+    services.table_join(table_id=table.pk, by=rival)
     services.table_start(table_id=table.pk, by=host)
     return put_state(table.pk, rearrange_position())
 
@@ -132,7 +132,7 @@ def seeded_house_table(host_id: int, seed: int | None = None, state: object = No
 
     host = User.objects.get(pk=host_id)
     table = services.table_open(
-        host=host, game="tile-rummy", seat_count=2, turn_seconds=60, bots=["hard"], match_length=match_length
+        by=host, game="tile-rummy", seat_count=2, turn_seconds=60, bots=["hard"], match_length=match_length
     )
     services.table_start(table_id=table.pk, by=host)
     if state is None:

@@ -11,7 +11,7 @@ from tests.tables.helpers import make_user, play_match, run_due
 def unrated_table(game: str = "tile-rummy", *, name: str = "guest-ana") -> tuple[Table, User]:
     """A started match at an unrated table: a guest and an Easy bot. It is the guest's turn."""
     guest = make_user(name, guest=True)
-    table = services.table_open(host=guest, game=game, seat_count=2, bots=["easy"])
+    table = services.table_open(by=guest, game=game, seat_count=2, bots=["easy"])
     services.table_start(table_id=table.pk, by=guest)
     while Table.objects.get(pk=table.pk).due_action == Table.Due.BOT:
         run_due(table.pk)  # the bot started: its moves, until it is the guest's turn
@@ -21,8 +21,8 @@ def unrated_table(game: str = "tile-rummy", *, name: str = "guest-ana") -> tuple
 def rated_table() -> tuple[Table, User, User]:
     """A started match at a rated table: two registered players."""
     ana, ben = make_user("ana"), make_user("ben")
-    table = services.table_open(host=ana, game="tile-rummy", seat_count=2, turn_seconds=60)
-    services.table_join(table_id=table.pk, user=ben)
+    table = services.table_open(by=ana, game="tile-rummy", seat_count=2, turn_seconds=60)
+    services.table_join(table_id=table.pk, by=ben)
     services.table_start(table_id=table.pk, by=ana)
     return Table.objects.get(pk=table.pk), ana, ben
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.db import OperationalError, connection
 from django.test import override_settings
 
@@ -81,15 +82,16 @@ def test_a_game_still_being_played_has_no_review() -> None:
     assert not GameReview.objects.exists()
 
 
-def test_finishing_a_game_queues_its_review_after_the_commit(
+def test_finishing_a_game_queues_its_review_by_name_after_the_commit(
     monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
-    queued: list[int] = []
-    monkeypatch.setattr(tasks.review_game, "delay", lambda game_id: queued.append(game_id))
+    sent: list[tuple[str, tuple[Any, ...]]] = []
+    monkeypatch.setattr(current_app, "send_task", lambda name, args=(), **options: sent.append((name, tuple(args))))
     table, _ = unrated_table()
-    with override_settings(REVIEW_ENQUEUE_TASKS=True), django_capture_on_commit_callbacks(execute=True):
+    with override_settings(TABLE_ENQUEUE_TASKS=True), django_capture_on_commit_callbacks(execute=True):
         play_match(table.pk)
-    assert queued == [Game.objects.get(match__table=table).pk]
+    assert [args for name, args in sent if name == "review.review_game"] == [(Game.objects.get(match__table=table).pk,)]
+    assert tasks.review_game.name == "review.review_game"  # the name the table queues is the task's
 
 
 def test_the_backstop_queues_the_reviews_that_were_lost() -> None:
@@ -115,7 +117,7 @@ def test_a_player_at_an_unrated_table_gets_the_best_play_from_their_own_view() -
     assert frame["moves"] == [str(move) for move in expected.moves] and frame["tiles"] == expected.tiles
     used = HintUse.objects.get()
     assert (used.game_id, used.seat, used.user_id, used.number, used.version) == (game.pk, seat, guest.pk, 1, table.version)
-    assert used.move == MoveLog.objects.filter(game=game).count()
+    assert used.move == MoveLog.objects.filter(game=game).count() == game.move_count
     assert Table.objects.get(pk=table.pk).version == table.version  # a hint changes nothing at the table
 
 

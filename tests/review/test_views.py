@@ -7,10 +7,11 @@ import json
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from apps.review import services, tasks
+from apps.review import services
 from apps.review.models import GameReview
 from apps.tables.models import Game, MatchPlayer, Table
 from tests.review.helpers import finished_game, rated_table, unrated_table
@@ -39,14 +40,14 @@ def test_the_replay_of_a_finished_game_holds_every_position_with_every_rack(clie
 
 
 def test_the_replay_says_the_review_is_being_prepared_until_it_is_ready(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
-    queued: list[int] = []
-    monkeypatch.setattr(tasks.review_game, "delay", lambda game_id: queued.append(game_id))
+    queued: list[tuple[str, tuple[Any, ...]]] = []
+    monkeypatch.setattr(current_app, "send_task", lambda name, args=(), **options: queued.append((name, tuple(args))))
     game = finished_game()
     url = reverse("review:replay", args=[game.pk])
     with override_settings(REVIEW_ENQUEUE_TASKS=True):
         response = client.get(url)
     assert "The review is being prepared…" in response.content.decode() and page_data(response)["status"] == "pending"
-    assert queued == [game.pk]  # a game with no review yet is queued again
+    assert queued == [("review.review_game", (game.pk,))]  # a game with no review yet is queued again
     services.review_compute(game_id=game.pk)
     answer = client.get(reverse("review:review_json", args=[game.pk])).json()
     assert answer["status"] == "ready" and answer["review"]["summary"][0]["seat"] == 0

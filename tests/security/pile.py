@@ -1,6 +1,6 @@
 """The draw pile's order never leaves the server: fast games of both games (the house game's pile, the
-Rearrange game's pool) played by the Easy bot through the engine, and after every move the payload the site broadcasts (`snapshot.payload_from`,
-the same function the services use) and every viewer's `state` frame (`snapshot.frame_for`), checked:
+Rearrange game's pool) played by the Easy bot through the engine, and after every move what the site publishes (`snapshot.envelope`,
+the same function the services use) and every viewer's `state` frame in it (`snapshot.frame_in`), checked:
 
 - no key that holds hidden state (`racks`, `pile_order`, `deal`, `state`, `gone`); `pile` (`pool`) is
   a count;
@@ -33,7 +33,7 @@ from apps.engine.game import get_rules
 from apps.engine.match import new_match
 from apps.engine.tiles import tile_of
 from apps.tables.models import Game, Match, Seat, Table
-from apps.tables.snapshot import frame_for, payload_from
+from apps.tables.snapshot import envelope, frame_in, seating_of
 
 HOUSE, REARRANGE = "tile-rummy", "tile-rummy-rearrange"
 
@@ -114,7 +114,7 @@ def walk(value: Any, skip: frozenset[str] = frozenset()) -> Walk:
     return found
 
 
-def rows_for(game_slug: str, state: Any, engine_match: Any, version: int) -> tuple[Table, list[Seat], Game, Match]:
+def rows_for(game_slug: str, state: Any, engine_match: Any, version: int) -> tuple[Table, Game, Match]:
     now = timezone.now()
     table = Table(id=1, game=game_slug, seat_count=state.seats, match_length=engine_match.length, turn_seconds=60,
                   status=Table.Status.PLAYING, version=version, host_id=1, due_action=Table.Due.TIMEOUT,
@@ -124,7 +124,8 @@ def rows_for(game_slug: str, state: Any, engine_match: Any, version: int) -> tup
     match = Match(id=1, table=table, number=1, game=game_slug, state=engine_match.to_dict())
     game = Game(id=1, match=match, number=1, state={}, deal={}, turn=1, deadline=now + timedelta(seconds=60))
     table.match, table.current_game = match, game
-    return table, seats, game, match
+    table.seating = seating_of(seats)
+    return table, game, match
 
 
 class PileSecrets:
@@ -185,9 +186,10 @@ def play_and_check(seed: int, seats: int, tally: Tally, *, game_slug: str = HOUS
     for _ in range(max_moves):
         tally.states += 1
         secrets = PileSecrets(state, game_slug)
-        payload = payload_from(*rows_for(game_slug, state, engine_match, version), state)
+        published = envelope(*rows_for(game_slug, state, engine_match, version), state)
+        decoded = json.loads(published)
         for seat, user_id in [(None, None), *[(index, index + 1) for index in range(seats)]]:
-            text = json.dumps(frame_for(payload, user_id))  # what goes over the wire
+            text = frame_in(decoded, user_id)  # what goes over the wire
             frame = json.loads(text)
             tally.frames += 1
             tally.bytes += len(text)

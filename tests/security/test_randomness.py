@@ -90,7 +90,7 @@ def test_every_deal_of_a_match_is_shuffled_by_systemrandom(monkeypatch):
 
     monkeypatch.setattr(rules_class, "new_game", new_game)
     alice = make_user("alice")
-    table = services.table_open(host=alice, game="tile-rummy", seat_count=2, match_length=3, bots=["easy"])
+    table = services.table_open(by=alice, game="tile-rummy", seat_count=2, match_length=3, bots=["easy"])
     services.table_start(table_id=table.pk, by=alice)
     rng = random.Random(3)  # the test's own player; only the site's deals must be SystemRandom
     for _ in range(3000):  # play until the second game of the match is dealt
@@ -100,7 +100,7 @@ def test_every_deal_of_a_match_is_shuffled_by_systemrandom(monkeypatch):
         if table.due_action in (Table.Due.BOT, Table.Due.NEXT_GAME, Table.Due.AUTOPILOT):
             run_due(table.pk)
         else:
-            services.game_move(table_id=table.pk, user=alice, move=human_move(table.pk, 0, rng))
+            services.game_move(table_id=table.pk, by=alice, move=human_move(table.pk, 0, rng))
     assert Game.objects.filter(match__table=table).count() >= 2
     assert len(seen) >= 2
     assert all(kind is random.SystemRandom for kind in seen), seen

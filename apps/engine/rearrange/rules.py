@@ -22,7 +22,7 @@ from apps.engine.rearrange.state import (
     state_to_dict,
 )
 from apps.engine.rearrange.view import view_for
-from apps.engine.tiles import Tile
+from apps.engine.tiles import Tile, format_tiles
 
 
 class RearrangeRules(Rules[RearrangeState]):
@@ -88,7 +88,7 @@ class RearrangeRules(Rules[RearrangeState]):
     def meld_check(self, tiles: Sequence[Tile]) -> MeldCheck:
         meld = try_read_meld(tiles)
         if meld is None:
-            return MeldCheck(False, None, 0, meld_problem(tiles))
+            return MeldCheck(False, None, 0, f"{format_tiles(tiles)!r} is not a set: {meld_problem(tiles)}")
         return MeldCheck(True, meld.kind, meld.points)
 
     def view_for(self, state: RearrangeState, seat: int | None) -> JSON:
