@@ -70,10 +70,10 @@ def test_a_record_that_does_not_replay_fails_at_once_naming_the_move() -> None:
     game = finished_game()
     move = MoveLog.objects.filter(game=game).order_by("seq").first()
     assert move is not None
-    MoveLog.objects.filter(pk=move.pk).update(move="discard J")
+    MoveLog.objects.filter(pk=move.pk).update(move="draw")  # the starter's first turn has no draw
     assert services.review_compute(game_id=game.pk) == "failed"
     review = GameReview.objects.get()
-    assert review.attempts == 1 and "Move 1 ('discard J'" in review.error
+    assert review.attempts == 1 and "Move 1 ('draw' by seat" in review.error
 
 
 def test_a_game_still_being_played_has_no_review() -> None:
