@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from apps.accounts.models import User
+from apps.engine.game import get_rules
 from apps.tables import services
 from apps.tables.models import Game, Table
 from tests.tables.helpers import make_user, play_match, run_due
@@ -35,8 +36,6 @@ def finished_game(game: str = "tile-rummy", *, seed: int = 1) -> Game:
 
 
 def seat_to_move(table: Table) -> int:
-    from apps.engine.game import get_rules
-
     game = Game.objects.get(pk=table.current_game_id)
     seat = get_rules(table.game).to_move(get_rules(table.game).from_dict(game.state))
     assert seat is not None
