@@ -17,9 +17,8 @@ global random generator.
 from __future__ import annotations
 
 import importlib
-import random
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -37,6 +36,16 @@ class GameState(Protocol):
 
 
 StateT = TypeVar("StateT", bound=GameState)
+
+
+class Randomness(Protocol):
+    """What a deal draws with: a `random.Random` (simulations, tests, replays of seeded games) or a fair
+    deal's `apps.engine.fair.FairStream` (the site's matches: SPEC 11). A game deals with these two calls
+    only, so a fair deal is specified by the order of its calls (docs/fair-deals.md)."""
+
+    def randrange(self, stop: int, /) -> int: ...
+
+    def shuffle(self, x: list[Any], /) -> None: ...
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -262,7 +271,7 @@ class Rules(ABC, Generic[StateT]):
     def new_game(
         self,
         seats: int,
-        rng: random.Random,
+        rng: Randomness,
         starter: int | None = None,
         *,
         absent: Collection[int] = (),
@@ -337,6 +346,11 @@ class Rules(ABC, Generic[StateT]):
     @abstractmethod
     def view_for(self, state: StateT, seat: int | None) -> JSON:
         """What `seat` may see (None: a spectator), JSON-able. Never another seat's rack, never the pile."""
+
+    def views_for(self, state: StateT, seats: Iterable[int]) -> dict[int | None, JSON]:
+        """Every view one change of a table is sent with: the spectators' (key None) and each of `seats`'.
+        Each equals `view_for` of that seat; a game may build the part every viewer shares only once."""
+        return {None: self.view_for(state, None), **{seat: self.view_for(state, seat) for seat in seats}}
 
     @abstractmethod
     def to_dict(self, state: StateT) -> JSON:

@@ -44,6 +44,7 @@ class TableSocket(Endpoint):
         "start": NO_FIELDS,
         "rematch": NO_FIELDS,
         "new_match": NO_FIELDS,
+        "seed": FrameSpec((Field("seed", (str,), required=True, max_length=64),)),
         "sync": NO_FIELDS,
         "ping": NO_FIELDS,
         "hint": NO_FIELDS,
@@ -68,7 +69,7 @@ class TableSocket(Endpoint):
 
     async def opened(self) -> None:
         await rooms().bring_up_to(self.room, self.version_at_connect)
-        await self.room.offer(self, force=True)
+        await self.room.offer(self)  # unless the room's own push got there first: once per version
 
     async def closed(self) -> None:
         if hasattr(self, "room"):
@@ -123,6 +124,9 @@ class TableSocket(Endpoint):
     async def on_new_match(self, content: dict[str, Any]) -> None:
         await self.call(content, services.table_new_match)
 
+    async def on_seed(self, content: dict[str, Any]) -> None:
+        await self.call(content, services.table_seed, seed=content["seed"])
+
     async def on_sync(self, content: dict[str, Any]) -> None:
         await self.room.offer(self, force=True)
 
@@ -169,6 +173,9 @@ class LobbySocket(Endpoint):
     async def send_tables(self) -> None:
         tables = await db(lobby_tables)()
         await self.send_text(dumps({"type": "tables", "tables": tables}))
+
+    async def on_seed(self, content: dict[str, Any]) -> None:
+        await self.call(content, services.table_seed, seed=content["seed"])
 
     async def on_sync(self, content: dict[str, Any]) -> None:
         await self.send_tables()

@@ -40,6 +40,7 @@ class Table(models.Model):
         BOT = "bot", _("bot turn")
         AUTOPILOT = "autopilot", _("autopilot turn")
         NEXT_GAME = "next_game", _("next game")
+        DEAL = "deal", _("first deal, once the players' seeds are in")  # SPEC 11: apps/tables/fairness.py
 
     game = models.CharField(_("game"), max_length=40, db_index=True)
     host = models.ForeignKey(
@@ -228,3 +229,26 @@ class MoveLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} seat {self.seat}: {self.move}"
+
+
+class FairDeal(models.Model):
+    """A match's provably fair deal (SPEC 11, docs/fair-deals.md; apps/tables/fairness.py).
+
+    `server_seed` (32 bytes, hex) is hidden information until the match is over, like the draw pile: only
+    `commitment`, its SHA-256, is shown before. `seeds` holds one entry per seat, in seat order: the seat's
+    16-byte seed in hex, "" for an empty seed (a bot, or a human seat that sent none in time), or None while
+    a human seat's seed is still awaited (until `sealed_at`, when the first game is dealt)."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="fair_deal")
+    server_seed = models.CharField(_("server seed"), max_length=64, editable=False)
+    commitment = models.CharField(_("commitment"), max_length=64, editable=False)
+    seeds = models.JSONField(_("players' seeds"), default=list)
+    seeds_until = models.DateTimeField(_("players' seeds taken until"))
+    sealed_at = models.DateTimeField(_("seeds sealed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("fair deal")
+        verbose_name_plural = _("fair deals")
+
+    def __str__(self) -> str:
+        return f"fair deal of match {self.match_id}: {self.commitment[:12]}"

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from apps.engine.game import get_rules
 from apps.engine.match import Match as EngineMatch
+from apps.tables.fairness import public_view
 from apps.tables.models import Game, Match, Seat, Table
 
 SPECTATOR = "spectator"
@@ -75,6 +76,7 @@ def table_info(table: Table, game: Game | None, match: Match | None) -> dict[str
             "standings": [standing.to_dict() for standing in engine_match.standings()],
             "over": match.finished_at is not None,
             "url": reverse("tables:match", args=[match.pk]),
+            "fair": public_view(match),
         }
     if game is not None:
         deadline = game.deadline
@@ -102,9 +104,8 @@ def envelope(table: Table, game: Game | None, match: Match | None, state: Any = 
         rules = get_rules(table.game)
         if state is None:
             state = rules.from_dict(game.state)
-        views[SPECTATOR] = rules.view_for(state, None)
-        for index in seated.values():
-            views[str(index)] = rules.view_for(state, index)
+        built = rules.views_for(state, sorted(set(seated.values())))
+        views = {SPECTATOR if seat is None else str(seat): view for seat, view in built.items()}
     else:
         for index in seated.values():
             views[str(index)] = None
@@ -118,7 +119,7 @@ def envelope(table: Table, game: Game | None, match: Match | None, state: Any = 
 
 
 def load(table_id: int) -> tuple[Table, Game | None, Match | None]:
-    table = Table.objects.select_related("match", "current_game").get(pk=table_id)
+    table = Table.objects.select_related("match", "match__fair_deal", "current_game").get(pk=table_id)
     return table, table.current_game, table.match
 
 

@@ -32,6 +32,11 @@ def next_game(table_id: int) -> bool:
     return services.table_due(table_id=table_id, action=Due.NEXT_GAME)
 
 
+@shared_task(name="tables.first_deal", ignore_result=True)
+def first_deal(table_id: int) -> bool:
+    return services.table_due(table_id=table_id, action=Due.DEAL)
+
+
 @shared_task(name="tables.sweep_due", ignore_result=True)
 def sweep_due() -> int:
     """Every second: the turn timeouts that are due, and whatever a lost or late task left overdue, after

@@ -4,13 +4,16 @@
 
 import { Connection } from "./connection.js";
 import { h } from "./dom.js";
+import { setupFullscreen } from "./fullscreen.js";
 import { HouseTable } from "./house.js";
 import { EventLog } from "./events.js";
+import { offerSeed, renderFair, seedingText } from "./fair.js";
 import { Hints } from "./hints.js";
 import { t, tn } from "./i18n.js";
 import { RearrangeTable } from "./rearrange.js";
 import { renderResults, tickCountdowns } from "./results.js";
 import { commonBadges, renderSeats } from "./seats.js";
+import { Sounds } from "./sounds.js";
 import { TurnClock } from "./timer.js";
 import { renderWaiting } from "./waiting.js";
 import { paceLabel, seatName } from "./names.js";
@@ -22,11 +25,13 @@ const byId = (id) => document.getElementById(id) || document.createElement("div"
 const els = {
   app,
   meta: document.getElementById("table-meta"),
+  fair: document.getElementById("fair-line"),
   conn: document.getElementById("conn"),
   seats: document.getElementById("seats"),
   felt: document.getElementById("felt"),
   center: document.getElementById("felt-center"),
   melds: document.getElementById("melds"),
+  notes: document.getElementById("felt-notes"),
   status: document.getElementById("felt-status"),
   why: document.getElementById("table-why"),
   prematch: document.getElementById("prematch"),
@@ -45,6 +50,8 @@ const els = {
   keys: document.getElementById("keys-button"),
   keysHelp: document.getElementById("keys-help"),
   leaveDialog: document.getElementById("leave-dialog"),
+  sound: document.getElementById("sound-button"),
+  fullscreen: document.getElementById("fullscreen-button"),
 };
 
 const page = {
@@ -57,17 +64,19 @@ const page = {
   resultsHidden: null, // the game whose score table the player closed
   connection: null,
 
+  /** Send a move; true when it went out (the server's answer comes as an ack or an error). */
   move(text) {
-    if (!this.frame) return;
-    if (this.busy) return;
+    if (!this.frame) return false;
+    if (this.busy) return false;
     const id = this.connection.nextId();
     const sent = this.connection.send({ type: "move", move: text, version: this.shown, id });
     if (!sent) {
       this.toast(t("not_connected"), "error");
-      return;
+      return false;
     }
     this.pending = { id, text };
     this.setBusy(true);
+    return true;
   },
 
   send(frame) {
@@ -93,6 +102,9 @@ const page = {
 };
 
 const log = new EventLog(document.getElementById("log"));
+// Your clock's last seconds tick only on your own turn.
+const sounds = new Sounds(els.sound, () => (app.classList.contains("is-my-turn") ? page.clock.secondsLeft() : null));
+setupFullscreen(els.fullscreen, app);
 const initial = JSON.parse(document.getElementById("table-frame").textContent);
 const controller = initial.table.game === "tile-rummy-rearrange" ? new RearrangeTable(page) : new HouseTable(page);
 // Hints at unrated tables (SPEC 13): a player's page only.
@@ -100,6 +112,7 @@ const hintSlot = document.getElementById("hint-slot");
 const hints = hintSlot ? new Hints(page, { slot: hintSlot, panel: document.getElementById("hint-panel"), statusUrl: config.hintsUrl }) : null;
 
 function render(frame) {
+  sounds.frame(page.frame, frame);
   page.frame = frame;
   page.shown = frame.version;
   const table = frame.table;
@@ -109,6 +122,8 @@ function render(frame) {
   app.dataset.status = table.status;
   app.dataset.role = frame.seat === null ? "spectator" : "player";
   els.meta.textContent = metaText(table);
+  renderFair(els.fair, frame);
+  offerSeed(frame, (message) => page.connection.send(message));
   log.update(frame);
   renderSeats(els.seats, { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player) });
   renderWaiting(els.prematch, els.felt, frame, config, (message) => page.send(message));
@@ -162,6 +177,7 @@ function renderFeltStatus(frame) {
   const view = frame.view;
   let text = "";
   if (table.status === "closed") text = t("table_closed");
+  else if (seedingText(frame)) text = seedingText(frame);
   else if (frame.seat === null && view && !view.over && view.turn !== null) {
     const seat = table.seats[view.turn];
     text = t("watching_turn", { name: seatName(seat) });
@@ -184,8 +200,10 @@ function onFrame(frame) {
     page.pending = null;
     page.setBusy(false);
   } else if (frame.type === "error") {
+    const refused = page.pending !== null && page.pending !== undefined && frame.ref === page.pending.id;
     page.pending = null;
     page.setBusy(false);
+    if (refused && controller.refused) controller.refused(frame);
     if (frame.code !== "stale") page.toast(frame.message, "error");
   }
 }

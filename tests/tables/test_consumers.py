@@ -18,7 +18,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from apps.engine.bots import get_bot
 from apps.engine.game import get_rules
 from apps.tables import services
-from apps.tables.models import Game, MoveLog, Table
+from apps.tables.models import FairDeal, Game, MoveLog, Table
 from rummysite.asgi import application
 from tests.tables.helpers import make_user, run_due, strongest_bot
 
@@ -434,3 +434,47 @@ async def test_a_table_socket_stops_as_soon_as_its_client_leaves_even_with_a_mov
     await asyncio.wait_for(asyncio.shield(client.future), 30)  # stopped, though the move still runs
     assert client.future.done() and not client.future.cancelled() and client.future.exception() is None
     release.set()
+
+
+async def test_no_frame_carries_the_server_seed_before_the_match_is_over_and_the_last_one_does():
+    player_frames, spectator_frames, _, table = await play_over_websockets(HOUSE, 2)
+    fair = await db(FairDeal.objects.get)(match_id=table.match_id)
+    for frames in (player_frames, spectator_frames):
+        states = [frame for frame in frames if frame["type"] == "state"]
+        during = [frame for frame in states if not frame["table"]["match"]["over"]]
+        assert during and all(frame["table"]["match"]["fair"]["commitment"] == fair.commitment for frame in during)
+        assert not any(fair.server_seed in json.dumps(frame).lower() for frame in during)
+        assert states[-1]["table"]["match"]["fair"]["server_seed"] == fair.server_seed
+
+
+async def test_each_human_seats_seed_frame_brings_the_first_deal(settings):
+    settings.TABLE_FAIR_SEED_SECONDS = 5.0
+    alice, bob = await db(make_user)("alice"), await db(make_user)("bob")
+
+    def start() -> Table:
+        table = services.table_open(by=alice, game=HOUSE, seat_count=2)
+        services.table_join(table_id=table.pk, by=bob)
+        services.table_start(table_id=table.pk, by=alice)
+        return table
+
+    table = await db(start)()
+    sockets = [await connect(f"/ws/tables/{table.pk}/", user) for user in (alice, bob)]
+    for socket in sockets:
+        first = await receive(socket)
+        assert first["type"] == "state" and first["view"] is None and first["table"]["match"]["fair"]["seeding"]
+    await sockets[0].send_json_to({"type": "seed", "seed": "not hex"})
+    error = await receive(sockets[0])
+    assert error["type"] == "error" and "hex digits" in error["message"]
+    await sockets[0].send_json_to({"type": "seed", "seed": "aa" * 16})
+    for _ in range(500):  # a generous ceiling: until alice's seed is stored
+        if (await db(FairDeal.objects.get)(match__table_id=table.pk)).seeds[0]:
+            break
+        await asyncio.sleep(0.02)
+    assert not await db(Game.objects.filter(match__table_id=table.pk).exists)()  # still waiting for bob's
+    await sockets[1].send_json_to({"type": "seed", "seed": "bb" * 16})
+    for socket in sockets:
+        dealt = await receive(socket)
+        assert dealt["type"] == "state" and dealt["view"] is not None and not dealt["table"]["match"]["fair"]["seeding"]
+        await socket.disconnect()
+    fair = await db(FairDeal.objects.get)(match_id=(await db(Table.objects.get)(pk=table.pk)).match_id)
+    assert fair.seeds == ["aa" * 16, "bb" * 16]

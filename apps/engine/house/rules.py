@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from apps.engine.common import seat_actions
-from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Rules, Timeout
+from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Randomness, Rules, Timeout
 from apps.engine.house import play
 from apps.engine.house.melds import meld_problem, try_read_meld
 from apps.engine.house.moves import parse_move
@@ -21,7 +20,7 @@ from apps.engine.house.state import (
     state_from_dict,
     state_to_dict,
 )
-from apps.engine.house.view import view_for
+from apps.engine.house.view import view_for, views_for
 from apps.engine.tiles import Tile, format_tiles
 
 
@@ -30,7 +29,7 @@ class HouseRules(Rules[HouseState]):
     name: ClassVar[str] = "Tile Rummy"
 
     def new_game(
-        self, seats: int, rng: random.Random, starter: int | None = None, *, absent: Collection[int] = ()
+        self, seats: int, rng: Randomness, starter: int | None = None, *, absent: Collection[int] = ()
     ) -> HouseState:
         return deal(seats, rng, starter, absent)
 
@@ -97,6 +96,9 @@ class HouseRules(Rules[HouseState]):
 
     def view_for(self, state: HouseState, seat: int | None) -> JSON:
         return view_for(state, seat, self.slug, seat_actions(self, state, seat))
+
+    def views_for(self, state: HouseState, seats: Iterable[int]) -> dict[int | None, JSON]:
+        return views_for(state, seats, self.slug, lambda seat: seat_actions(self, state, seat))
 
     def to_dict(self, state: HouseState) -> JSON:
         return state_to_dict(state)

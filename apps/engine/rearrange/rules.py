@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from apps.engine.common import seat_actions
 from apps.engine.errors import EngineError
-from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Rules
+from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Randomness, Rules
 from apps.engine.rearrange import play
 from apps.engine.rearrange.melds import meld_problem, try_read_meld
 from apps.engine.rearrange.moves import Play, Timeout, parse_move
@@ -21,7 +20,7 @@ from apps.engine.rearrange.state import (
     state_from_dict,
     state_to_dict,
 )
-from apps.engine.rearrange.view import view_for
+from apps.engine.rearrange.view import view_for, views_for
 from apps.engine.tiles import Tile, format_tiles
 
 
@@ -30,7 +29,7 @@ class RearrangeRules(Rules[RearrangeState]):
     name: ClassVar[str] = "Tile Rummy: Rearrange"
 
     def new_game(
-        self, seats: int, rng: random.Random, starter: int | None = None, *, absent: Collection[int] = ()
+        self, seats: int, rng: Randomness, starter: int | None = None, *, absent: Collection[int] = ()
     ) -> RearrangeState:
         return deal(seats, rng, starter, absent)
 
@@ -93,6 +92,9 @@ class RearrangeRules(Rules[RearrangeState]):
 
     def view_for(self, state: RearrangeState, seat: int | None) -> JSON:
         return view_for(state, seat, self.slug, seat_actions(self, state, seat))
+
+    def views_for(self, state: RearrangeState, seats: Iterable[int]) -> dict[int | None, JSON]:
+        return views_for(state, seats, self.slug, lambda seat: seat_actions(self, state, seat))
 
     def to_dict(self, state: RearrangeState) -> JSON:
         return state_to_dict(state)

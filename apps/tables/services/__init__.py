@@ -14,14 +14,14 @@ The map, one idea a module, each importing only the ones above it:
 - `flow`: what the table does next by itself (the clock, the next deal, the end of a match);
 - `play`: applying one move to a locked game (the hot path);
 - `seating`: opening a table, sitting down, standing up, being removed, closing;
-- `matches`: starting a match; rematch and a new match once it is over;
+- `matches`: starting a match (its fair deal's seeds, then the first deal); rematch and a new match;
 - `moves`: a player's moves, the rearrange game's scratchpad, "I'm back";
 - `due`: timeouts, autopilot turns, bots' moves, the next deal, and the sweep that runs them.
 """
 
 from apps.tables.services.due import games_extend_deadlines, table_due, tables_sweep_due
 from apps.tables.services.errors import MoveOutcome, NotAllowed, StaleVersion, TableError, TableNotFound
-from apps.tables.services.matches import table_new_match, table_rematch, table_start
+from apps.tables.services.matches import table_new_match, table_rematch, table_seed, table_start
 from apps.tables.services.moves import TABLE_ONLY_MOVES, game_back, game_draft, game_move
 from apps.tables.services.seating import seat_kick, table_close, table_join, table_leave, table_open
 
@@ -44,6 +44,7 @@ __all__ = [
     "table_new_match",
     "table_open",
     "table_rematch",
+    "table_seed",
     "table_start",
     "tables_sweep_due",
 ]

@@ -26,8 +26,8 @@ from apps.engine.errors import EngineError
 from apps.engine.game import Move, Rules
 from apps.engine.match import Match as EngineMatch
 from apps.tables import effects, liveness
-from apps.tables.models import Game, MoveLog, Table
-from apps.tables.services.flow import Due, deal_next_game
+from apps.tables.models import FairDeal, Game, MoveLog, Table
+from apps.tables.services.flow import Due, deal_first_game, deal_next_game, dealer
 from apps.tables.services.play import apply_and_save
 from apps.tables.services.rows import bump, lock, rules_of
 
@@ -92,12 +92,13 @@ def table_due(*, table_id: int, action: str | None = None, now: datetime | None 
                 return False
             if table.due_action == Due.TIMEOUT and liveness.timeouts_on_hold():
                 return False  # the site is (or was just) down: the sweep gives the clocks back first
-            if table.due_action == Due.NEXT_GAME:
+            if table.due_action in (Due.NEXT_GAME, Due.DEAL):
                 match = table.match
                 assert match is not None
-                game, state = deal_next_game(
-                    table, match, EngineMatch.from_dict(match.state), random.SystemRandom(), now
-                )
+                if table.due_action == Due.DEAL:  # the window for the players' seeds is over
+                    game, state = deal_first_game(table, match, FairDeal.objects.get(match=match), now)
+                else:
+                    game, state = deal_next_game(table, match, EngineMatch.from_dict(match.state), dealer(match), now)
                 effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
                 return True
             game = table.current_game

@@ -13,9 +13,12 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from apps.engine.game import Rules
+from apps.engine.fair import FairSeeds
+from apps.engine.game import Randomness, Rules
 from apps.engine.match import Match as EngineMatch
-from apps.tables.models import Game, Match, MatchPlayer, Table
+from apps.engine.match import start_match as engine_start_match
+from apps.tables import fairness
+from apps.tables.models import FairDeal, Game, Match, MatchPlayer, Table
 from apps.tables.services.rows import bump, rules_of
 
 Due = Table.Due
@@ -51,7 +54,7 @@ def deal_next_game(
     table: Table,
     match: Match,
     engine_match: EngineMatch,
-    rng: random.Random,
+    rng: Randomness,
     now: datetime | None = None,
     *,
     dealt: Any = None,
@@ -74,6 +77,24 @@ def deal_next_game(
     table.save()
     game.save(update_fields=["deadline"])
     return game, state
+
+
+def deal_first_game(table: Table, match: Match, fair: FairDeal, now: datetime) -> tuple[Game, Any]:
+    """The fair deal's seeds are sealed (SPEC 11) and the match's first game dealt from them; its starter
+    is chosen the game's own way (the rearrange game's draw for the start)."""
+    seeds = fairness.seal(fair, now)
+    match.fair_deal = fair  # the frames built from these rows show the sealed seeds
+    engine_match, first_deal = engine_start_match(table.game, table.seat_count, seeds, table.match_length)
+    match.state = engine_match.to_dict()
+    match.save(update_fields=["state"])
+    return deal_next_game(table, match, engine_match, seeds, now, dealt=first_deal)
+
+
+def dealer(match: Match) -> FairSeeds | random.SystemRandom:
+    """What the match's next game is dealt from: its sealed seeds; a match started before fair deals
+    existed (at the deploy that brought them) goes on with the system's generator."""
+    seeds = fairness.seeds_of(match)
+    return seeds if seeds is not None else random.SystemRandom()
 
 
 def finish_match(table: Table) -> int | None:

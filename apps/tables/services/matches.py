@@ -1,19 +1,21 @@
-"""Starting a match, and what happens at a table once a match is over (rematch, a new match)."""
+"""Starting a match (its fair deal: the players' seeds, then the first deal), and what happens at a table once
+a match is over (rematch, a new match)."""
 
 from __future__ import annotations
 
-import random
+from datetime import datetime
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
-from apps.engine.match import start_match as engine_start_match
-from apps.tables import effects
-from apps.tables.models import Match, MatchPlayer, Seat, Table
+from apps.engine.match import Match as EngineMatch
+from apps.tables import effects, fairness
+from apps.tables.models import FairDeal, Match, MatchPlayer, Seat, Table
 from apps.tables.services.errors import NotAllowed
-from apps.tables.services.flow import Due, deal_next_game
-from apps.tables.services.rows import bump, is_moderator, lock, save_seating, seat_row, seats
+from apps.tables.services.flow import Due, deal_first_game
+from apps.tables.services.rows import bump, is_moderator, lock, save_seating, seat_of, seat_row, seats
 from apps.tables.services.seating import free_seat
 from apps.tables.snapshot import would_be_rated
 
@@ -32,14 +34,16 @@ def table_start(*, table_id: int, by: User) -> Match:
         return start(table, rows)
 
 
-def start(table: Table, rows: list[Seat]) -> Match:
-    """Start a match at the locked table whose seats are all taken."""
-    rng = random.SystemRandom()
-    # The first deal chooses its starter the game's own way (the rearrange game's draw for the start).
-    engine_match, first_deal = engine_start_match(table.game, table.seat_count, rng, table.match_length)
+def start(table: Table, rows: list[Seat], now: datetime | None = None) -> Match:
+    """Start a match at the locked table whose seats are all taken. Its fair deal opens first (SPEC 11:
+    the commitment is shown before any player's seed exists); the first deal waits for the human seats'
+    seeds (`table_seed`, or the DEAL due action when the window is over). Until then `match.state` is
+    the match before its first deal."""
+    now = now or timezone.now()
     number = Match.objects.filter(table=table).count() + 1
     rated = would_be_rated(table.seating)
-    match = Match.objects.create(table=table, number=number, game=table.game, state=engine_match.to_dict(), rated=rated)
+    waiting = EngineMatch(table.game, table.seat_count, table.match_length, 0, (), (False,) * table.seat_count)
+    match = Match.objects.create(table=table, number=number, game=table.game, state=waiting.to_dict(), rated=rated)
     MatchPlayer.objects.bulk_create(
         MatchPlayer(match=match, seat=seat.index, user=seat.user, bot_level=seat.bot_level, name=seat.display_name)
         for seat in rows
@@ -53,9 +57,39 @@ def start(table: Table, rows: list[Seat]) -> Match:
     table.match = match
     table.rated = rated
     table.status = Table.Status.PLAYING
-    game, state = deal_next_game(table, match, engine_match, rng, dealt=first_deal)
-    effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+    table.current_game = None
+    fair = fairness.deal_open(match=match, seats=rows, now=now)
+    if fairness.seeds_due(fair, now):  # no human seat to wait for, or no window (TABLE_FAIR_SEED_SECONDS = 0)
+        game, state = deal_first_game(table, match, fair, now)
+        effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+    else:
+        table.due_action, table.due_at = Due.DEAL, fair.seeds_until
+        bump(table)
+        table.save()
+        effects.after_commit(table)
     return match
+
+
+def table_seed(*, table_id: int, by: User, seed: object) -> None:
+    """A human seat's browser seed for the match's first deal (SPEC 11). The deal happens as soon as
+    every human seat's seed is in; a bad or late seed is refused and changes nothing."""
+    with transaction.atomic():
+        table = lock(table_id)
+        seat = seat_of(table, by)
+        if seat is None:
+            raise NotAllowed(_("You have no seat at this table."))
+        fair = FairDeal.objects.filter(match_id=table.match_id).first() if table.match_id else None
+        if table.status != Table.Status.PLAYING or fair is None:
+            raise NotAllowed(_("There is no match waiting for seeds at this table."))
+        try:
+            fairness.seed_accept(fair=fair, seat=seat["index"], seed=seed)
+        except fairness.SeedRefused as error:
+            raise NotAllowed(str(error)) from None
+        if fairness.seeds_complete(fair):
+            match = table.match
+            assert match is not None
+            game, state = deal_first_game(table, match, fair, timezone.now())
+            effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
 
 
 def table_rematch(*, table_id: int, by: User) -> None:

@@ -14,10 +14,10 @@ from apps.engine.bots import bot_levels
 from apps.engine.game import Leave, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
 from apps.tables import effects
-from apps.tables.models import BotLevel, Match, MatchPlayer, MoveLog, Seat, Table
+from apps.tables.models import BotLevel, FairDeal, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.options import MATCH_LENGTHS, PACES
 from apps.tables.services.errors import NotAllowed, TableError
-from apps.tables.services.flow import Due, finish_match
+from apps.tables.services.flow import Due, deal_first_game, finish_match
 from apps.tables.services.play import apply_and_save
 from apps.tables.services.rows import bump, check_may_sit, is_moderator, lock, rules_of, save_seating, seat_row, seats
 
@@ -171,6 +171,12 @@ def seat_kick(*, table_id: int, seat_index: int, by: User) -> None:
 def remove_seat(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
     """The seat stands up (the table is locked). During a match it is out of the match; before it (or
     after it), the seat is free again."""
+    if table.status == Table.Status.PLAYING and table.current_game is None and table.due_action == Due.DEAL:
+        # Standing up while the seeds are taken ends the window: the first game is dealt to every seat
+        # (game 1 has no absent seats), and the seat then leaves it as it would at any time.
+        match = table.match
+        assert match is not None
+        deal_first_game(table, match, FairDeal.objects.get(match=match), timezone.now())
     if table.status == Table.Status.PLAYING and not seat.left_match:
         game = table.current_game
         assert game is not None and table.match is not None
