@@ -9,9 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from apps.engine.game import get_rules
 from apps.engine.rearrange.positions import position
 from apps.engine.review import hint
-from apps.engine.review.rearrange import JUDGE
+from apps.engine.review.rearrange import JUDGE, TILE_WEIGHT
 from apps.engine.review.turns import Turn
-from apps.engine.solver import TILE_WEIGHT
 from apps.engine.tiles import Tile, format_melds, format_tiles, parse_tiles
 from tests.engine.rearrange_brute import best_score
 from tests.engine.test_solver import small_positions

@@ -3,7 +3,8 @@ solver's play that places the most rack tiles (ties: the most face value, a joke
 jokers included; before the seat has opened, the best opening (30 from the rack in new sets, the table
 untouched); a draw (a pass with the pool empty) when nothing can be placed.
 
-This module is the review's one door to the solver (`solve`, `solve_opening`).
+This module is the review's one door to the solver (`solve`, `solve_opening`, and `TILE_WEIGHT`, the
+weight of one tile in its scores, for the tests that compare with a brute force).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from apps.engine.rearrange.melds import rack_value
 from apps.engine.rearrange.moves import Play
 from apps.engine.review.plays import Placed, Suggestion, gone_from
 from apps.engine.review.turns import Turn
-from apps.engine.solver import solve, solve_opening
+from apps.engine.solver import TILE_WEIGHT, solve, solve_opening
 from apps.engine.tiles import Tile
 
 
@@ -42,3 +43,5 @@ class RearrangeJudge:
 
 
 JUDGE = RearrangeJudge()
+
+__all__ = ["JUDGE", "TILE_WEIGHT", "RearrangeJudge", "best_play"]
