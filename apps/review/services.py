@@ -4,7 +4,7 @@ app's rows. Tables are read through `apps/tables/selectors.py`.
 - `review_compute(game_id=...)` is the body of the Celery task queued when a game ends
   (`apps/review/queue.py`): it stores the review once, does nothing when it is already stored, and a
   record the engine cannot replay leaves it failed, with the reason.
-- `game_hint(table_id=..., user=...)` reads the seat's view at the table's current version, without any
+- `game_hint(table_id=..., by=...)` reads the seat's view at the table's current version, without any
   lock, asks the engine (the solver runs outside every transaction), then records the hint (3 per game
   per player; never at a rated table, never for a spectator).
 """
@@ -150,10 +150,10 @@ def hint_status(*, table_id: int, user: Any) -> dict[str, Any]:
     return {"available": left > 0, "code": "", "message": "", "left": left, "game": position.game_id}
 
 
-def game_hint(*, table_id: int, user: Any) -> dict[str, Any]:
+def game_hint(*, table_id: int, by: Any) -> dict[str, Any]:
     """The best play for the user's seat at version N, as the `hint` frame (docs/protocol.md). Raises a
     HintRefused with a clear message, and then nothing is recorded."""
-    position = _position(table_id, user)
+    position = _position(table_id, by)
     seat = position.seat
     assert seat is not None and position.state is not None
     used = _hints_used(position.game_id, seat)
@@ -169,7 +169,7 @@ def game_hint(*, table_id: int, user: Any) -> dict[str, Any]:
         raise NoHintNow(str(error)) from None
     if selectors.table_version(table_id) != position.version:
         raise NoHintNow(_("The table moved on while your hint was being found: ask again."))
-    number = _record_hint(position, seat, user, used)
+    number = _record_hint(position, seat, by, used)
     return {
         "type": "hint",
         "version": position.version,

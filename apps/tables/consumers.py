@@ -64,10 +64,12 @@ class TableSocket(Endpoint):
         if version is None:
             return 4404  # as for a table that does not exist: a private id stays secret
         self.version_at_connect = version
-        self.room = rooms().join(self.table_id, self)
         return None
 
     async def opened(self) -> None:
+        # Into the room once the socket is open (a change published before that would be sent to a
+        # socket not yet accepted, and lost), then up to the version seen at the handshake at least.
+        self.room = rooms().join(self.table_id, self)
         await rooms().bring_up_to(self.room, self.version_at_connect)
         await self.room.offer(self)  # unless the room's own push got there first: once per version
 
@@ -139,7 +141,7 @@ class TableSocket(Endpoint):
 
         def run() -> Any:
             with translation.override(language):
-                return game_hint(table_id=self.table_id, user=user)
+                return game_hint(table_id=self.table_id, by=user)
 
         try:
             await self.send_json(await db(run)())

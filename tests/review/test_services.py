@@ -109,7 +109,7 @@ def test_a_player_at_an_unrated_table_gets_the_best_play_from_their_own_view() -
     game = Game.objects.get(pk=table.current_game_id)
     rules = get_rules(table.game)
     seat = seat_to_move(table)
-    frame = game_hint(table_id=table.pk, user=guest)
+    frame = game_hint(table_id=table.pk, by=guest)
     from apps.engine.review import hint
 
     expected = hint(rules.view_for(rules.from_dict(game.state), seat))
@@ -123,9 +123,9 @@ def test_a_player_at_an_unrated_table_gets_the_best_play_from_their_own_view() -
 
 def test_the_fourth_hint_of_a_game_is_refused() -> None:
     table, guest = unrated_table("tile-rummy-rearrange")
-    assert [game_hint(table_id=table.pk, user=guest)["left"] for _ in range(3)] == [2, 1, 0]
+    assert [game_hint(table_id=table.pk, by=guest)["left"] for _ in range(3)] == [2, 1, 0]
     with pytest.raises(HintsUsedUp, match="You have used your 3 hints for this game."):
-        game_hint(table_id=table.pk, user=guest)
+        game_hint(table_id=table.pk, by=guest)
     assert HintUse.objects.count() == 3
     assert hint_status(table_id=table.pk, user=guest)["left"] == 0
 
@@ -135,7 +135,7 @@ def test_hints_are_refused_at_a_rated_table_and_nothing_is_recorded() -> None:
     assert table.rated
     for user in (ana, ben):
         with pytest.raises(HintsOff, match="There are no hints at rated tables."):
-            game_hint(table_id=table.pk, user=user)
+            game_hint(table_id=table.pk, by=user)
     assert not HintUse.objects.exists()
     assert hint_status(table_id=table.pk, user=ana) == {"available": False, "code": "hints_off", "message": "There are no hints at rated tables.", "left": 0}
 
@@ -144,7 +144,7 @@ def test_a_spectator_cannot_ask_for_a_hint() -> None:
     table, _ = unrated_table()
     for watcher in (make_user("watcher"), None):
         with pytest.raises(HintForPlayersOnly):
-            game_hint(table_id=table.pk, user=watcher)
+            game_hint(table_id=table.pk, by=watcher)
     assert not HintUse.objects.exists()
 
 
@@ -154,10 +154,10 @@ def test_a_hint_is_refused_out_of_turn_and_after_the_game() -> None:
     run_due(table.pk)  # the guest's clock runs out: the table plays its turn, and the bot is to move
     assert seat_to_move(Table.objects.get(pk=table.pk)) != 0
     with pytest.raises(NoHintNow, match="A hint is for your own turn"):
-        game_hint(table_id=table.pk, user=guest)
+        game_hint(table_id=table.pk, by=guest)
     play_match(table.pk)
     with pytest.raises(NoHintNow, match="You have no game in progress at this table."):
-        game_hint(table_id=table.pk, user=guest)
+        game_hint(table_id=table.pk, by=guest)
     assert not HintUse.objects.exists()
 
 
@@ -165,7 +165,7 @@ def test_the_hints_a_player_used_appear_in_the_games_record_and_review() -> None
     table, guest = unrated_table()
     seat = seat_to_move(table)
     made = MoveLog.objects.filter(game_id=table.current_game_id).count()
-    game_hint(table_id=table.pk, user=guest)
+    game_hint(table_id=table.pk, by=guest)
     play_match(table.pk)
     game = Game.objects.get(match__table=table)
     assert services.record_with_hints(game)["info"]["hints"] == [{"seat": seat, "move": made, "number": 1}]
@@ -187,5 +187,5 @@ def test_the_hint_is_searched_outside_any_transaction(monkeypatch: pytest.Monkey
         return real_hint(view)
 
     monkeypatch.setattr(services, "engine_hint", spying)
-    game_hint(table_id=table.pk, user=guest)
+    game_hint(table_id=table.pk, by=guest)
     assert seen == [False]
