@@ -23,6 +23,7 @@ urlpatterns = [
     path("bots/", include("apps.bots.urls")),  # a player's bot accounts and their tokens (SPEC 14)
     path("api/bot/", include("apps.bots.api_urls")),  # the bot API (docs/bot-api.md)
     path("api/bot/", include("apps.tables.api_urls")),
+    path("", include("apps.review.urls")),
     path("", include("apps.accounts.urls")),  # /u/<username>/ profiles, /accounts/guest/...
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -10,6 +10,7 @@ if) the transaction commits:
   due index every second, so a move queues nothing at all on a table of people;
 - a finished rated match is handed to the leaderboards by task name (they keep their own once-only
   ledger);
+- a finished game is handed to the review (apps/review) by task name, to be reviewed once;
 - a bot account whose invitation to the table changed (made, withdrawn, the table closed) is told on its
   own topic (its lobby socket passes it on: SPEC 14).
 
@@ -64,6 +65,7 @@ def after_commit(
     rows_at_hand: bool = False,
     rated_match_finished: int | None = None,
     invitations: Sequence[int] = (),
+    game_finished: int | None = None,
 ) -> None:
     """Register what the committed change sets off. With `rows_at_hand` the published frames are built
     from the rows given (exactly what was committed: the table, its current game and match, and the
@@ -96,6 +98,8 @@ def after_commit(
             enqueue("leaderboards.rate_match", rated_match_finished)
         for user_id in invitations:
             publish_invitation(table_id, user_id)
+        if game_finished is not None:
+            enqueue("review.review_game", game_finished)
 
     transaction.on_commit(run)
 
