@@ -4,15 +4,21 @@ its clocks run), nothing of the test run's own configuration inherited."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import importlib.util
+import json
 import os
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
 NOT_INHERITED = ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS",
@@ -32,13 +38,33 @@ class LiveSite:
         assert done.returncode == 0, done.stderr
         return done.stdout
 
-    def bot_account(self, name: str, owner: str = "owner") -> str:
-        """A bot account named `name` (and its owner, a registered player, if new): a new token of it."""
-        self.manage("shell", "-c", "from apps.accounts.models import User; "
-                    f"User.objects.filter(username={owner!r}).exists() or "
-                    f"User.objects.create_user(username={owner!r}, password='pw-{owner}')")
+    def shell(self, code: str) -> object:
+        """Run `code` in `manage.py shell` on the site's database; the JSON its last line prints."""
+        return json.loads(self.manage("shell", "-c", textwrap.dedent(code)).strip().splitlines()[-1])
+
+    def bot_account(self, name: str) -> str:
+        """A new bot account named `name` (its owner a new registered player), through the commands a
+        script would use: a new token of it."""
+        owner = f"owner-of-{name}"
+        self.shell(f"from apps.accounts.models import User; User.objects.create_user(username={owner!r}); print(1)")
         self.manage("bot_account", "create", name, "--owner", owner)
         return self.manage("bot_token", "create", name).strip()
+
+    def bot_accounts(self, *names: str) -> dict[str, str]:
+        """New bot accounts (one owner each) and a token of each, in one go: {name: token}."""
+        found = self.shell(f"""
+            import json
+            from apps.accounts.models import User
+            from apps.bots.services import bot_account_create, token_create
+            tokens = {{}}
+            for name in {list(names)!r}:
+                owner = User.objects.create_user(username="owner-of-" + name)
+                user = bot_account_create(by=owner, username=name)
+                tokens[name] = token_create(bot_id=user.pk, by=owner, name="tests")[1]
+            print(json.dumps(tokens))
+        """)
+        assert isinstance(found, dict)
+        return found
 
     def errors(self) -> list[str]:
         return [line for line in self.log.read_text(errors="replace").splitlines()
@@ -91,3 +117,20 @@ def live_site(directory: Path, **settings: str) -> Iterator[LiveSite]:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def load_example_bot() -> ModuleType:
+    """examples/bot/bot.py, imported as a module (tests run its own functions)."""
+    spec = importlib.util.spec_from_file_location("example_bot", ROOT / "examples" / "bot" / "bot.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(coroutine, ceiling: float = 300.0):  # type: ignore[no-untyped-def]
+    """asyncio.run in a thread of its own (the browser tests keep Playwright's loop in the main thread),
+    with a generous ceiling: a test waits on its condition, never on a time."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coroutine, ceiling)).result()

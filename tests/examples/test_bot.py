@@ -15,8 +15,7 @@ import urllib.request
 import pytest
 
 from apps.engine.records import GameRecord, replay
-from tests.examples.conftest import run
-from tests.live_site import ROOT
+from tests.live_site import ROOT, run
 
 GAMES = ["tile-rummy", "tile-rummy-rearrange"]
 
