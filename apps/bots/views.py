@@ -57,8 +57,13 @@ def my_bots(request: HttpRequest) -> HttpResponse:
     return render(request, "bots/my_bots.html", context, status=status)
 
 
-def _bot_page(request: HttpRequest, bot: BotAccount, *, form: TokenForm | None = None, secret: str = "",
-              status: int = 200) -> HttpResponse:
+#: Where a new token waits in the session for the one page view that shows it (then it is gone).
+NEW_TOKEN_KEY = "bots:new-token"
+
+
+def _bot_page(request: HttpRequest, bot: BotAccount, *, form: TokenForm | None = None, status: int = 200) -> HttpResponse:
+    new = request.session.pop(NEW_TOKEN_KEY, None)
+    secret = new["secret"] if isinstance(new, dict) and new.get("bot") == bot.pk else ""
     context = {
         "bot": bot,
         "online": bot.pk in presence.online([bot.pk]),
@@ -66,7 +71,10 @@ def _bot_page(request: HttpRequest, bot: BotAccount, *, form: TokenForm | None =
         "form": form or TokenForm(),
         "secret": secret,
     }
-    return render(request, "bots/bot.html", context, status=status)
+    response = render(request, "bots/bot.html", context, status=status)
+    if secret:
+        response["Cache-Control"] = "no-store"  # the one page that shows it is kept by nobody
+    return response
 
 
 @login_required
@@ -77,7 +85,8 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
 @login_required
 @require_POST
 def token_new(request: HttpRequest, name: str) -> HttpResponse:
-    """A new token, shown on this one page and never again (the response is not cached)."""
+    """A new token, shown on the next view of the bot's page and never again: it waits in the session for
+    that one view (post, redirect, get: reloading the page makes no second token)."""
     bot = _mine(request, name)
     form = TokenForm(request.POST)
     if not form.is_valid():
@@ -87,9 +96,8 @@ def token_new(request: HttpRequest, name: str) -> HttpResponse:
     except services.BotAccountError as error:
         form.add_error(None, str(error))
         return _bot_page(request, bot, form=form, status=400)
-    response = _bot_page(request, bot, secret=secret)
-    response["Cache-Control"] = "no-store"
-    return response
+    request.session[NEW_TOKEN_KEY] = {"bot": bot.pk, "secret": secret}
+    return redirect("bots:bot", bot.user.username)
 
 
 @login_required

@@ -46,9 +46,9 @@ class OpenTableForm(forms.Form):
     seat_1 = forms.ChoiceField(label=_("Seat 2"), choices=BOT_CHOICES, required=False, initial=BotLevel.HARD)
     seat_2 = forms.ChoiceField(label=_("Seat 3"), choices=BOT_CHOICES, required=False)
     seat_3 = forms.ChoiceField(label=_("Seat 4"), choices=BOT_CHOICES, required=False)
-    seat_1_account = forms.CharField(label=_("Bot account for seat 2"), max_length=150, required=False)
-    seat_2_account = forms.CharField(label=_("Bot account for seat 3"), max_length=150, required=False)
-    seat_3_account = forms.CharField(label=_("Bot account for seat 4"), max_length=150, required=False)
+    seat_1_account = forms.CharField(label=_("Name of the bot account to invite"), max_length=150, required=False)
+    seat_2_account = forms.CharField(label=_("Name of the bot account to invite"), max_length=150, required=False)
+    seat_3_account = forms.CharField(label=_("Name of the bot account to invite"), max_length=150, required=False)
     private = forms.BooleanField(label=_("Private: only people with the invite link can sit"), required=False)
 
     def clean(self) -> dict[str, object]:

@@ -61,7 +61,9 @@ export function renderSeats(container, { frame, clock, badges }) {
     const card = h("article", { class: classes.join(" "), "aria-label": seatLabel(info, player, active, frame) });
     card.append(avatar(info, { active, clock }));
     const body = h("div", { class: "seat__body" });
-    body.append(h("p", { class: "seat__name" }, info.empty && !info.invited ? t("seat_free", { n: index + 1 }) : seatName(info),
+    // A bot account's card names it plainly: its BOT badge is on the card.
+    const name = info.empty && !info.invited ? t("seat_free", { n: index + 1 }) : info.bot_account ? info.name : seatName(info);
+    body.append(h("p", { class: "seat__name" }, name,
       index === mine ? h("span", { class: "seat__you" }, " ", t("you")) : null));
     const line = h("p", { class: "seat__line" });
     if (player && !player.left) {

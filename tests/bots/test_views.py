@@ -41,7 +41,9 @@ def test_a_new_token_is_shown_once_and_only_its_digest_is_kept(client):
     owner = make_owner("ada")
     bot, _secret = make_bot("robo", owner)
     client.force_login(owner)
-    page = client.post("/bots/manage/robo/tokens/", {"name": "laptop"})
+    made = client.post("/bots/manage/robo/tokens/", {"name": "laptop"})
+    assert made.status_code == 302 and made["Location"] == "/bots/manage/robo/"
+    page = client.get("/bots/manage/robo/")
     secret = page.context["secret"]
     assert secret.startswith("rbt_") and secret in page.content.decode()
     assert page["Cache-Control"] == "no-store"
@@ -49,6 +51,7 @@ def test_a_new_token_is_shown_once_and_only_its_digest_is_kept(client):
     assert token.digest == digest(secret) and secret not in (token.prefix, token.digest, token.name)
     again = client.get("/bots/manage/robo/").content.decode()
     assert secret not in again and token.prefix in again and "laptop" in again
+    assert "bots:new-token" not in client.session
 
 
 def test_the_owner_revokes_a_token_from_the_page(client):
