@@ -140,3 +140,40 @@ async def test_a_bot_account_is_online_while_a_socket_of_its_is_open():
     assert await db(presence.online)([bot.pk]) == {bot.pk}
     await lobby.disconnect()
     assert await db(presence.online)([bot.pk]) == set()
+
+
+async def test_a_token_socket_is_held_to_the_same_frame_rate_as_any_socket(stopped_clock):
+    bot, secret = await db(make_bot)("robo")
+    lobby = await open_socket("/ws/lobby/", bearer(secret))
+    await frame(lobby), await frame(lobby)
+    for _ in range(40):
+        await lobby.send_to(text_data=json.dumps({"type": "ping"}))
+    frames, code = await until_closed(lobby)
+    assert frames[-1]["code"] == "rate_limited" and code == 1008
+
+
+async def test_a_token_socket_is_held_to_the_same_frame_size_as_any_socket():
+    bot, secret = await db(make_bot)("robo")
+    lobby = await open_socket("/ws/lobby/", bearer(secret))
+    await frame(lobby), await frame(lobby)
+    await lobby.send_to(text_data=json.dumps({"type": "ping", "pad": "x" * 9000}))
+    frames, code = await until_closed(lobby)
+    assert frames[-1]["code"] == "too_big" and code == 1008
+
+
+async def test_a_token_cannot_act_for_another_bot_account_at_its_table():
+    owner, _ = await db(make_bot)("robo")
+    _other, other_secret = await db(make_bot)("droid")
+    table = await db(services.table_open)(by=owner, game="tile-rummy", seat_count=2, bots=["easy"])
+    await db(services.table_start)(table_id=table.pk, by=owner)
+    socket = await open_socket(f"/ws/tables/{table.pk}/", bearer(other_secret))
+    state = await frame(socket)
+    assert state["seat"] is None  # the other bot only watches
+    for attempt in ({"type": "move", "move": "draw", "id": "m"}, {"type": "seed", "seed": "ab" * 16},
+                    {"type": "leave"}, {"type": "back"}):
+        await socket.send_to(text_data=json.dumps(attempt))
+        refusal = await frame(socket)
+        while refusal["type"] != "error":
+            refusal = await frame(socket)
+        assert refusal["code"] == "notallowed", attempt
+    await socket.disconnect()
