@@ -20,6 +20,7 @@ def replay_strings() -> dict[str, object]:
         "blue": _("blue"),
         "black": _("black"),
         "joker": _("joker"),
+        "bot_account_name": _("%(name)s · BOT"),  # a bot account's name (SPEC 14), as at the table
         # Translators: a tile's name, e.g. "red 5".
         "tile_name": _("%(colour)s %(number)s"),
         "empty_seat": _("Empty seat"),

@@ -51,7 +51,10 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     data = {
         "game": game.match.game,
         "game_id": game.pk,
-        "players": [{"seat": p.seat, "name": p.name, "you": p.user_id is not None and p.user_id == user_id} for p in players],
+        "players": [
+            {"seat": p.seat, "name": p.name, "bot_account": p.bot_account, "you": p.user_id is not None and p.user_id == user_id}
+            for p in players
+        ],
         "steps": steps,
         "review_url": reverse("review:review_json", args=[game.pk]),
         **_review_payload(game.pk),

@@ -154,13 +154,16 @@ class GamePlayer:
     name: str
     user_id: int | None
     is_bot: bool
+    bot_account: bool = False  # a program playing through a bot account (SPEC 14), marked BOT
 
 
 def game_players(game: Game) -> list[GamePlayer]:
     """Who sat where in the game's match, by seat."""
+    rows = list(MatchPlayer.objects.filter(match_id=game.match_id).order_by("seat"))
+    bot_accounts = bot_account_ids(player.user_id for player in rows)
     return [
-        GamePlayer(player.seat, player.name, player.user_id, bool(player.bot_level))
-        for player in MatchPlayer.objects.filter(match_id=game.match_id).order_by("seat")
+        GamePlayer(player.seat, player.name, player.user_id, bool(player.bot_level), player.user_id in bot_accounts)
+        for player in rows
     ]
 
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.services import guest_login
+from apps.bots.selectors import bot_account_ids
 from apps.catalog.data import CATALOG
 from apps.engine.bots import bot_levels
 from apps.engine.game import is_available
@@ -209,6 +210,9 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404(_("There is no such match."))
     games = list(match.games.order_by("number"))
     players = list(match.players.order_by("seat"))
+    bot_accounts = bot_account_ids(player.user_id for player in players)
+    for player in players:
+        player.bot_account = player.user_id in bot_accounts  # type: ignore[attr-defined]  # marked BOT (SPEC 14)
     fair = fairness.match_check(match)
     names = {player.seat: player.name for player in players}
     fair_seats = [{"name": names.get(seat, ""), "seed": seed} for seat, seed in enumerate(fair.player_seeds if fair else ())]

@@ -9,7 +9,7 @@ import { tileElement } from "./tiles.js";
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const steps = data.steps;
 const last = steps.length - 1;
-const names = Object.fromEntries(data.players.map((player) => [player.seat, player.name]));
+const names = Object.fromEntries(data.players.map((player) => [player.seat, player.bot_account ? t("bot_account_name", { name: player.name }) : player.name]));
 const mine = new Set(data.players.filter((player) => player.you).map((player) => player.seat));
 const REVIEW_POLL_MS = 3000;
 

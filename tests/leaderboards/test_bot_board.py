@@ -72,3 +72,9 @@ def test_a_bot_accounts_profile_links_its_rating_to_the_bot_board(client):
     rating_apply_match(match_id=match.pk)
     page = client.get("/u/robo/").content.decode()
     assert "/leaderboards/tile-rummy/bots/" in page
+
+
+def test_the_match_page_marks_the_bot_accounts_bot(client):
+    match, _bots = bot_only_match()
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert page.count('class="bot-mark"') == 2
