@@ -1,16 +1,20 @@
 """Bot accounts at the tables (SPEC 14), through the services: invited into a seat (kept for them until
-they accept or decline), never sitting down at a table of people unasked, marked in every frame, and
-making a table unrated for its humans."""
+they accept or decline), never sitting down at a table of people unasked, marked in every frame, making a
+table unrated for its humans, and held to the turn clock and autopilot like a person."""
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
 
+import pytest
+from django.utils import timezone
+
+from apps.engine.game import get_rules
 from apps.tables import services
-from apps.tables.models import Seat, Table
+from apps.tables.models import MoveLog, Seat, Table
 from apps.tables.snapshot import invitations_for, lobby_entry, would_be_rated
 from tests.bots.helpers import make_bot
-from tests.tables.helpers import make_user
+from tests.tables.helpers import make_user, run_due, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +157,23 @@ def test_closing_a_table_withdraws_its_invitations():
     table = services.table_open(by=host, game="tile-rummy", seat_count=2, invite={1: bot})
     services.table_close(table_id=table.pk, by=host)
     assert invitations_for(bot.pk) == []
+
+
+def test_a_bot_accounts_seat_has_a_persons_clock_it_times_out_and_goes_on_autopilot():
+    bot, _secret = make_bot("robo")
+    table = services.table_open(by=bot, game="tile-rummy", seat_count=2, turn_seconds=30, bots=["easy"])
+    services.table_start(table_id=table.pk, by=bot)
+    for _ in range(10):  # the site's bot moves until it is the bot account's turn
+        table, state = state_of(table.pk)
+        if get_rules("tile-rummy").to_move(state) == 0:
+            break
+        assert run_due(table.pk)
+    assert table.due_action == Table.Due.TIMEOUT  # a person's clock, not a site bot's turn
+    assert not services.table_due(table_id=table.pk, now=timezone.now())
+    assert services.table_due(table_id=table.pk, now=timezone.now() + timedelta(seconds=31))
+    assert MoveLog.objects.filter(seat=0, actor="timeout").exists()
+    table, state = state_of(table.pk)
+    assert get_rules("tile-rummy").is_away(state, 0)
+    services.game_back(table_id=table.pk, by=bot)
+    table, state = state_of(table.pk)
+    assert not get_rules("tile-rummy").is_away(state, 0)
