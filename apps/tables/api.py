@@ -109,20 +109,8 @@ def open_table(request: HttpRequest, body: dict[str, Any]) -> JsonResponse:
     if not form.is_valid():
         fields = {name: [str(message) for message in messages] for name, messages in form.errors.items()}
         raise ApiError("bad_request", _("Some options are not valid: see “fields”."), 400, fields=fields)
-    data = form.cleaned_data
     try:
-        table = services.table_open(
-            by=request.user,
-            game=data["game"],
-            seat_count=data["seats"],
-            match_length=data["match_length"],
-            turn_seconds=data["turn_seconds"],
-            private=data["private"],
-            bots=form.bot_levels(),
-            invite=form.invitations(),
-        )
-        if form.every_seat_is_a_bot():
-            services.table_start(table_id=table.pk, by=request.user)
+        table = form.open_table(by=request.user)  # type: ignore[arg-type]
     except services.TableError as error:
         raise refused(error) from None
     return table_answer(table.pk, request.user.pk, status=201)

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 from django import forms
+from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import User
 from apps.bots.selectors import bot_account_named
 from apps.catalog.data import CATALOG
-from apps.tables.models import BotLevel
+from apps.tables import services
+from apps.tables.models import BotLevel, Table
 from apps.tables.options import MATCH_LENGTHS, PACES, SEAT_COUNTS, pace_label
 
 #: A seat's choice: a player, a site bot, or a bot account invited by name (SPEC 14).
@@ -85,6 +87,26 @@ class OpenTableForm(forms.Form):
     def invitations(self) -> dict[int, User]:
         """The bot accounts invited, by seat."""
         return dict(self.invited)
+
+    def open_table(self, *, by: User) -> Table:
+        """Open the table these options describe, hosted by `by`; a table whose other seats are all site
+        bots starts at once (nobody to wait for). Both or nothing: services.TableError if either refuses.
+        The lobby's page and the bot API both open tables through this."""
+        data = self.cleaned_data
+        with transaction.atomic():
+            table = services.table_open(
+                by=by,
+                game=data["game"],
+                seat_count=data["seats"],
+                match_length=data["match_length"],
+                turn_seconds=data["turn_seconds"],
+                private=data["private"],
+                bots=self.bot_levels(),
+                invite=self.invitations(),
+            )
+            if self.every_seat_is_a_bot():
+                services.table_start(table_id=table.pk, by=by)
+        return table
 
     def every_seat_is_a_bot(self) -> bool:
         """Only bots besides the host: nobody to wait for, the match can start at once."""

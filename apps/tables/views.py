@@ -88,27 +88,12 @@ def open_table(request: HttpRequest) -> HttpResponse:
     form = OpenTableForm(request.POST)
     if not form.is_valid():
         return _lobby(request, form, status=400)
-    data = form.cleaned_data
     user = guest_login(request)
     try:
-        table = services.table_open(
-            by=user,
-            game=data["game"],
-            seat_count=data["seats"],
-            match_length=data["match_length"],
-            turn_seconds=data["turn_seconds"],
-            private=data["private"],
-            bots=form.bot_levels(),
-            invite=form.invitations(),
-        )
+        table = form.open_table(by=user)
     except services.TableError as error:
         form.add_error(None, str(error))
         return _lobby(request, form, status=400)
-    if form.every_seat_is_a_bot():
-        try:
-            services.table_start(table_id=table.pk, by=user)
-        except services.TableError as error:
-            messages.error(request, str(error))
     return redirect(_table_url(table))
 
 

@@ -166,32 +166,45 @@ def summary(table: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def play(api: Api, table_id: int, socket_path: str, me: int, brain: Brain) -> dict[str, Any]:
-    """Play at the table until its match is over (or the table closes): the match's result."""
-    seat = Seat(table_id, me, brain)
+async def connected(api: Api, path: str, what: str, on_frame: Any) -> Any:
+    """Keep a socket open (reconnecting with backoff: the site restarted, say) and hand each frame to
+    `await on_frame(ws, frame)` until it returns something other than None, which this returns. A close
+    that reconnecting cannot mend raises Stopped."""
     delay = 0.5
     while True:
         try:
-            async with api.connect(socket_path) as ws:
+            async with api.connect(path) as ws:
                 delay = 0.5
                 async for text in ws:
-                    frame = json.loads(text)
-                    if frame["type"] == "state" and frame["version"] > seat.shown:
-                        seat.shown = frame["version"]
-                        for reply in seat.answer(frame):
-                            await ws.send(json.dumps(reply))
-                        if seat.result is not None:
-                            return seat.result
-                    elif frame["type"] == "error" and frame["code"] != "stale":  # a stale move: a state follows
-                        log(f"table {table_id}: refused ({frame['code']}): {frame['message']}")
+                    done = await on_frame(ws, json.loads(text))
+                    if done is not None:
+                        return done
         except ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd else None
             if code in FINAL_CLOSE_CODES:
-                raise Stopped(f"table {table_id}: closed with {code}: {FINAL_CLOSE_CODES[code]}") from None
+                raise Stopped(f"{what}: closed with {code}: {FINAL_CLOSE_CODES[code]}") from None
         except OSError as error:
-            log(f"table {table_id}: {error}")
-        await asyncio.sleep(delay)  # the site restarted, say: reconnect, and the state frame says where we are
+            log(f"{what}: {error}")
+        await asyncio.sleep(delay)
         delay = min(8.0, delay * 2)
+
+
+async def play(api: Api, table_id: int, socket_path: str, me: int, brain: Brain) -> dict[str, Any]:
+    """Play at the table until its match is over (or the table closes): the match's result. After a
+    reconnect the first state frame says where the table is."""
+    seat = Seat(table_id, me, brain)
+
+    async def on_frame(ws: Any, frame: dict[str, Any]) -> dict[str, Any] | None:
+        if frame["type"] == "state" and frame["version"] > seat.shown:
+            seat.shown = frame["version"]
+            for reply in seat.answer(frame):
+                await ws.send(json.dumps(reply))
+        elif frame["type"] == "error" and frame["code"] != "stale":  # a stale move: a state follows
+            log(f"table {table_id}: refused ({frame['code']}): {frame['message']}")
+        return seat.result
+
+    result: dict[str, Any] = await connected(api, socket_path, f"table {table_id}", on_frame)
+    return result
 
 
 async def open_and_play(api: Api, game: str, vs: str, brain: Brain, *, games: int = 1) -> dict[str, Any]:
@@ -240,32 +253,17 @@ async def serve(api: Api, brain: Brain, *, matches: int | None = None) -> list[d
         if table["status"] in ("open", "playing"):
             start(table["id"], table["socket"])
 
-    async def listen() -> None:
-        delay = 0.5
-        while True:
-            try:
-                async with api.connect("/ws/lobby/") as lobby:
-                    delay = 0.5
-                    async for text in lobby:
-                        frame = json.loads(text)
-                        if frame["type"] == "invitations":
-                            waiting = frame["invitations"]
-                        elif frame["type"] == "invitation" and frame["invitation"]:
-                            waiting = [frame["invitation"]]
-                        else:
-                            continue
-                        for invitation in waiting:
-                            await consider(invitation)
-            except ConnectionClosed as closed:
-                code = closed.rcvd.code if closed.rcvd else None
-                if code in FINAL_CLOSE_CODES:
-                    raise Stopped(f"lobby: closed with {code}: {FINAL_CLOSE_CODES[code]}") from None
-            except OSError as error:
-                log(f"lobby: {error}")
-            await asyncio.sleep(delay)
-            delay = min(8.0, delay * 2)
+    async def on_lobby_frame(ws: Any, frame: dict[str, Any]) -> None:
+        if frame["type"] == "invitations":
+            waiting = frame["invitations"]
+        elif frame["type"] == "invitation" and frame["invitation"]:
+            waiting = [frame["invitation"]]
+        else:
+            return
+        for invitation in waiting:
+            await consider(invitation)
 
-    listener = asyncio.ensure_future(listen())
+    listener = asyncio.ensure_future(connected(api, "/ws/lobby/", "lobby", on_lobby_frame))
     try:
         if matches is None:
             await listener

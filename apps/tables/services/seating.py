@@ -175,15 +175,21 @@ def invitation_withdraw(table: Table, rows: list[Seat], seat: Seat) -> None:
     effects.after_commit(table, invitations=[user_id] if user_id else [])
 
 
+def _invited(table: Table, by: User) -> tuple[list[Seat], Seat]:
+    """The locked open table's seat rows, and the seat kept for `by` (NotAllowed if none is)."""
+    rows = seats(table)
+    seat = next((seat for seat in rows if seat.invited_id == by.pk), None)
+    if seat is None or table.status != Table.Status.OPEN:
+        raise NotAllowed(_("No invitation to this table is waiting for you."))
+    return rows, seat
+
+
 def invitation_accept(*, table_id: int, by: User) -> Seat:
     """The invited bot account takes the seat kept for it."""
     check_may_sit(by)
     with transaction.atomic():
         table = lock(table_id)
-        rows = seats(table)
-        seat = next((seat for seat in rows if seat.invited_id == by.pk), None)
-        if seat is None or table.status != Table.Status.OPEN:
-            raise NotAllowed(_("No invitation to this table is waiting for you."))
+        rows, seat = _invited(table, by)
         return sit(table, rows, seat, by)
 
 
@@ -191,10 +197,7 @@ def invitation_decline(*, table_id: int, by: User) -> None:
     """The invited bot account says no: the seat is free for anyone again."""
     with transaction.atomic():
         table = lock(table_id)
-        rows = seats(table)
-        seat = next((seat for seat in rows if seat.invited_id == by.pk), None)
-        if seat is None or table.status != Table.Status.OPEN:
-            raise NotAllowed(_("No invitation to this table is waiting for you."))
+        rows, seat = _invited(table, by)
         invitation_withdraw(table, rows, seat)
 
 
