@@ -18,8 +18,10 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import close_old_connections, connections
+from django.utils import translation
 from django.utils.translation import gettext as _
 
+from apps.accounts.language import language_for_scope
 from apps.engine.errors import EngineError
 from apps.tables import services
 from apps.tables.access import may_watch
@@ -43,7 +45,9 @@ HEALTH_CHECK_IDLE_SECONDS = 5.0
 _last_used = threading.local()
 
 
-def _in_db_thread(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _in_db_thread(
+    function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], language: str
+) -> Any:
     close_old_connections()
     if time.monotonic() - getattr(_last_used, "at", float("-inf")) < HEALTH_CHECK_IDLE_SECONDS:
         for alias in connections:
@@ -51,7 +55,9 @@ def _in_db_thread(function: Callable[..., Any], args: tuple[Any, ...], kwargs: d
             if connection.connection is not None and not connection.errors_occurred:
                 connection.health_check_done = True
     try:
-        return function(*args, **kwargs)
+        # The thread has no language of its own: what the service says is read in the connection's.
+        with translation.override(language):
+            return function(*args, **kwargs)
     finally:
         close_old_connections()
         _last_used.at = time.monotonic()
@@ -65,7 +71,8 @@ def db(function: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
 
     async def call(*args: Any, **kwargs: Any) -> Any:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_db_executor, _in_db_thread, function, args, kwargs)
+        language = translation.get_language()
+        return await loop.run_in_executor(_db_executor, _in_db_thread, function, args, kwargs, language)
 
     return call
 
@@ -200,8 +207,10 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         # The channel layer (Redis) going away ends every consumer of the process; that is an outage
         # to report in one line, not a bug with a traceback. The client reconnects with backoff and
         # resyncs; the connection is closed with 1011 (or refused, while connecting).
+        # Every frame of the connection is written in its language (SPEC 12), chosen as for a page.
         try:
-            await super().__call__(scope, receive, send)
+            with translation.override(language_for_scope(scope)):
+                await super().__call__(scope, receive, send)
         except CHANNEL_LAYER_DOWN as error:
             log.warning("The channel layer is unreachable (%s: %s); closing a WebSocket", type(error).__name__, error)
             try:
