@@ -7,6 +7,12 @@ from apps.catalog.data import CATALOG
 from apps.tables.models import BotLevel
 from apps.tables.options import MATCH_LENGTHS, PACES, SEAT_COUNTS, pace_label
 
+
+def pace_choices() -> list[tuple[int, str]]:
+    """Read when the form is drawn (in the visitor's language), not when the module is imported."""
+    return sorted({(p, pace_label(p)) for paces in PACES.values() for p in paces}, reverse=True)
+
+
 BOT_CHOICES = [("", _("A player")), (BotLevel.EASY, _("Bot · Easy")), (BotLevel.HARD, _("Bot · Hard"))]
 
 
@@ -29,7 +35,7 @@ class OpenTableForm(forms.Form):
     )
     turn_seconds = forms.TypedChoiceField(
         label=_("Pace"),
-        choices=sorted({(p, pace_label(p)) for paces in PACES.values() for p in paces}, reverse=True),
+        choices=pace_choices,
         coerce=int,
         initial=60,
     )

@@ -39,7 +39,9 @@ class TileView:
 def tile_view(tile: Tile) -> TileView:
     if tile.colour is None:
         return TileView("joker", "☺", str(_("joker")))
-    return TileView(tile.colour.value, str(tile.number), f"{COLOUR_NAMES[tile.colour]} {tile.number}")
+    # Translators: a tile's name, e.g. "red 5" (the table's own string).
+    name = _("%(colour)s %(number)s") % {"colour": COLOUR_NAMES[tile.colour], "number": tile.number}
+    return TileView(tile.colour.value, str(tile.number), str(name))
 
 
 def tile_views(tiles: Sequence[Tile]) -> list[TileView]:
