@@ -44,8 +44,7 @@ MAKEMESSAGES_ARGS = [
     "--ignore=docs",
     "--ignore=docker",
     "--ignore=staticfiles",
-    "--ignore=build",
-    "--ignore=examples",
+    "--ignore=build",  # (not "examples": that would skip apps/catalog/examples too; ignore patterns match any directory name)
     "--ignore=locale",
     "--add-location=file",
 ]
@@ -205,13 +204,17 @@ def compile_all(root: Path = LOCALE, *, use_msgfmt: bool | None = None) -> list[
 
 
 def extract(root: Path = ROOT) -> None:
-    """makemessages for the site's own strings, in `root` (the tree, or a copy of it for the check)."""
+    """makemessages for the site's own strings, in `root` (the tree, or a copy of it for the check).
+    The extraction date is left out of the header: it would change on every run and conflict in merges."""
     for language in LANGUAGES:
         subprocess.run(
             [sys.executable, "manage.py", "makemessages", "-l", language, *MAKEMESSAGES_ARGS],
             cwd=root,
             check=True,
         )
+        po = root / "locale" / language / "LC_MESSAGES" / "django.po"
+        lines = po.read_text(encoding="utf-8").splitlines(keepends=True)
+        po.write_text("".join(line for line in lines if not line.startswith('"POT-Creation-Date:')), encoding="utf-8")
 
 
 def third_party_entries(language: str) -> list[Entry]:
