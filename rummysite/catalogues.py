@@ -65,8 +65,14 @@ THIRD_PARTY = [
 
 #: The header of a new catalogue: Romanian's three plural forms (1; 0 and 2-19; 20 and more: "20 de piese").
 HEADER = [
-    "Content-Type: text/plain; charset=UTF-8\n",
+    "Project-Id-Version: tile-rummy\n",
+    "PO-Revision-Date: 2026-12-01 00:00+0000\n",
+    "Last-Translator: Tile Rummy <noreply@localhost>\n",
+    "Language-Team: Romanian\n",
     "Language: ro\n",
+    "MIME-Version: 1.0\n",
+    "Content-Type: text/plain; charset=UTF-8\n",
+    "Content-Transfer-Encoding: 8bit\n",
     "Plural-Forms: nplurals=3; plural=(n==1 ? 0 : (n==0 || (n%100 > 0 && n%100 < 20)) ? 1 : 2);\n",
 ]
 
@@ -255,7 +261,8 @@ def write_template(entries: Iterable[Entry], path: Path) -> None:
     """A .pot file of these msgids (no translations), for msgmerge."""
     lines = ['msgid ""', 'msgstr ""', *(_quote(line) for line in HEADER), ""]
     for entry in entries:
-        lines += [f"#: {' '.join(entry.locations)}"] if entry.locations else []
+        files = dict.fromkeys(location.rsplit(":", 1)[0] for location in entry.locations)  # no line numbers
+        lines += [f"#: {' '.join(files)}"] if files else []
         flags = sorted(flag for flag in entry.flags if flag != "fuzzy")
         lines += [f"#, {', '.join(flags)}"] if flags else []
         lines += [f"msgctxt {_quote(entry.msgctxt)}"] if entry.msgctxt is not None else []
