@@ -27,7 +27,7 @@ from apps.tables import services
 from apps.tables.access import may_watch
 from apps.tables.broadcast import LOBBY_GROUP, table_group
 from apps.tables.models import Table
-from apps.tables.snapshot import frame_for, lobby_tables, table_payload
+from apps.tables.snapshot import frame_for, in_viewer_words, lobby_tables, table_payload
 from rummysite.realtime import LAYER_ERRORS
 
 log = logging.getLogger(__name__)
@@ -452,7 +452,8 @@ class LobbyConsumer(GuardedConsumer):
         await self.send_json({"type": "pong"})
 
     async def lobby_update(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "table", "id": event["id"], "entry": event["entry"]})
+        entry = event["entry"] and in_viewer_words(event["entry"])  # built in its sender's language
+        await self.send_json({"type": "table", "id": event["id"], "entry": entry})
 
 
 __all__ = ["AsyncJsonWebsocketConsumer", "LobbyConsumer", "TableConsumer"]

@@ -12,10 +12,12 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from apps.catalog.data import catalog_entry
 from apps.engine.game import get_rules
 from apps.engine.match import Match as EngineMatch
-from apps.tables.models import Game, Match, Seat, Table
+from apps.tables.models import BotLevel, Game, Match, Seat, Table
 from apps.tables.options import pace_label
 
 SPECTATOR = "spectator"
@@ -120,14 +122,38 @@ def seat_index_for(payload: dict[str, Any], user_id: int | None) -> int | None:
 
 
 def frame_for(payload: dict[str, Any], user_id: int | None) -> dict[str, Any]:
-    """The `state` frame one viewer receives: the table and only that viewer's view."""
+    """The `state` frame one viewer receives: the table (in the viewer's words) and only that viewer's
+    view."""
     seat = seat_index_for(payload, user_id)
     views = payload["views"]
     view = views.get(str(seat)) if seat is not None else views.get(SPECTATOR)
     if view is None and views:
         view = views.get(SPECTATOR)
         seat = None
-    return {"type": "state", "version": payload["version"], "seat": seat, "table": payload["table"], "view": view}
+    table = in_viewer_words(payload["table"])
+    return {"type": "state", "version": payload["version"], "seat": seat, "table": table, "view": view}
+
+
+def in_viewer_words(info: dict[str, Any]) -> dict[str, Any]:
+    """A table's (or a lobby entry's) words in the active language, the viewer's (SPEC 12). A payload is
+    built once, in whatever language its builder had, and sent to every viewer: each connection puts
+    the game's name, the pace and the bots' names into its own words from the codes beside them."""
+    entry = catalog_entry(info["game"])
+    words = {**info, "pace": pace_label(info["turn_seconds"])}
+    if entry is not None:
+        words["game_name"] = str(entry.name)
+    if "seats" in info:
+        words["seats"] = [{**seat, "name": seat_name(seat.get("bot"), seat["name"])} for seat in info["seats"]]
+    if "player_seats" in info:
+        words["players"] = [seat_name(bot, name) for name, bot in info["player_seats"]]
+    return words
+
+
+def seat_name(bot: str | None, name: str) -> str:
+    """A bot's name in the active language (a person's name is the same in every language)."""
+    if bot:
+        return str(_("Bot (%(level)s)") % {"level": BotLevel(bot).label})
+    return name
 
 
 def lobby_entry(table: Table, seats: list[Seat]) -> dict[str, Any]:
@@ -143,6 +169,8 @@ def lobby_entry(table: Table, seats: list[Seat]) -> dict[str, Any]:
         "pace": pace_label(table.turn_seconds),
         "rated": _would_be_rated(table, seats),
         "players": [seat.display_name for seat in seats if not seat.is_empty],
+        # (name, bot level): for `in_viewer_words`, as a broadcast entry is built in its sender's language.
+        "player_seats": [(seat.display_name, seat.bot_level or None) for seat in seats if not seat.is_empty],
         "url": reverse("tables:table", args=[table.pk]),
     }
 
