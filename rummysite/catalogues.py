@@ -32,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
 OVERRIDES = LOCALE / "overrides"
+SITE_PO = LOCALE / "ro" / "LC_MESSAGES" / "django.po"
+OVERRIDES_PO = OVERRIDES / "ro" / "LC_MESSAGES" / "django.po"
 LANGUAGES = ("ro",)
 
 #: makemessages' arguments, the same for `make messages` and for the check that the catalogue is
@@ -58,6 +60,8 @@ THIRD_PARTY = [
     ("allauth", "locale", ["account/*", "templates/account/*", "templates/allauth/*"], True),
     # Django's form field errors and validators (sign-up, the table forms), its dates and the CSRF page.
     ("django", "conf/locale", ["forms/*", "core/validators.py", "db/models/base.py", "utils/*", "views/csrf.py"], False),
+    # Django's Romanian writes month and day names with a capital ("30 Noiembrie 2026"): Romanian does not.
+    ("django", "conf/locale", ["utils/dates.py"], True),
     # Password rules and the username rule of sign-up and guest conversion.
     ("django.contrib.auth", "locale", ["contrib/auth/password_validation.py", "contrib/auth/validators.py", "contrib/auth/models.py", "contrib/auth/forms.py"], False),
     ("django.contrib.humanize", "locale", ["contrib/humanize/templatetags/*"], False),

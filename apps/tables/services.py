@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
+from apps.catalog.data import game_name
 from apps.engine.bots import bot_levels
 from apps.engine.errors import EngineError, IllegalMove, InvalidMove
 from apps.engine.game import Back, Leave, Move, Rules, get_rules, is_available
@@ -212,7 +213,7 @@ def table_open(
     if not rules.min_seats <= seat_count <= rules.max_seats:
         raise TableError(
             _("%(game)s is played by %(low)s to %(high)s players.")
-            % {"game": rules.name, "low": rules.min_seats, "high": rules.max_seats}
+            % {"game": game_name(game), "low": rules.min_seats, "high": rules.max_seats}
         )
     if match_length not in MATCH_LENGTHS:
         raise TableError(_("A match is 1, 3 or 5 games."))
@@ -230,7 +231,8 @@ def table_open(
     missing = sorted({level for level in levels if level and level not in bot_levels(game)})
     if missing:
         raise TableError(
-            _("There is no %(level)s bot for %(game)s yet.") % {"level": ", ".join(missing), "game": rules.name}
+            _("There is no %(level)s bot for %(game)s yet.")
+            % {"level": ", ".join(str(BotLevel(level).label) for level in missing), "game": game_name(game)}
         )
     with transaction.atomic():
         table = Table.objects.create(

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from apps.catalog.data import catalog_entry
+from apps.catalog.data import game_name
 from apps.engine.game import get_rules
 from apps.engine.match import Match as EngineMatch
 from apps.tables.models import BotLevel, Game, Match, Seat, Table
@@ -41,7 +41,7 @@ def table_info(table: Table, seats: list[Seat], game: Game | None, match: Match 
     info: dict[str, Any] = {
         "id": table.pk,
         "game": table.game,
-        "game_name": get_rules(table.game).name,
+        "game_name": game_name(table.game),
         "status": table.status,
         "seat_count": table.seat_count,
         "match_length": table.match_length,
@@ -138,10 +138,7 @@ def in_viewer_words(info: dict[str, Any]) -> dict[str, Any]:
     """A table's (or a lobby entry's) words in the active language, the viewer's (SPEC 12). A payload is
     built once, in whatever language its builder had, and sent to every viewer: each connection puts
     the game's name, the pace and the bots' names into its own words from the codes beside them."""
-    entry = catalog_entry(info["game"])
-    words = {**info, "pace": pace_label(info["turn_seconds"])}
-    if entry is not None:
-        words["game_name"] = str(entry.name)
+    words = {**info, "game_name": game_name(info["game"]), "pace": pace_label(info["turn_seconds"])}
     if "seats" in info:
         words["seats"] = [{**seat, "name": seat_name(seat.get("bot"), seat["name"])} for seat in info["seats"]]
     if "player_seats" in info:
@@ -160,7 +157,7 @@ def lobby_entry(table: Table, seats: list[Seat]) -> dict[str, Any]:
     return {
         "id": table.pk,
         "game": table.game,
-        "game_name": get_rules(table.game).name,
+        "game_name": game_name(table.game),
         "status": table.status,
         "seat_count": table.seat_count,
         "taken": sum(1 for seat in seats if not seat.is_empty),

@@ -17,17 +17,15 @@ from apps.tables.ui_strings import lobby_strings, table_strings
 from rummysite.catalogues import (
     CEDILLAS,
     LOCALE,
-    OVERRIDES,
+    OVERRIDES_PO,
     ROOT,
+    SITE_PO,
     catalogue_files,
     extract,
     mo_bytes,
     read_po,
     third_party_entries,
 )
-
-SITE_PO = LOCALE / "ro" / "LC_MESSAGES" / "django.po"
-OVERRIDES_PO = OVERRIDES / "ro" / "LC_MESSAGES" / "django.po"
 
 
 def msgfmt() -> str:
