@@ -23,3 +23,12 @@ def close_database_connections_of_async_code():
     fixture, so it also works beside tests that run their own event loop (Playwright)."""
     yield
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
+
+
+@pytest.fixture
+def stopped_clock(monkeypatch):
+    """The frame rate limiter's clock stands still while the test sends: no token comes back, however
+    slowly a busy machine serves the frames, so a rate test's verdict is the same on any machine."""
+    from apps.tables.consumers import RateLimiter
+
+    monkeypatch.setattr(RateLimiter, "clock", staticmethod(lambda: 0.0))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from dataclasses import replace
 
 from hypothesis import given, settings
@@ -135,10 +134,8 @@ def test_random_games_replay_from_their_record_to_the_same_state(seed: int, seat
     assert replayed.result == RULES.result(state)
 
 
-def test_a_random_four_player_game_takes_well_under_50_ms() -> None:
-    games = 20
-    started = time.perf_counter()
-    for seed in range(games):
+def test_random_four_player_games_reach_their_end() -> None:
+    # How fast they do is measured in bench/house_speed.py, never here (CONVENTIONS 22).
+    for seed in range(5):
         final, _ = random_game(RULES.new_game(4, random.Random(seed)), random.Random(seed))
         assert final.phase is Phase.OVER
-    assert (time.perf_counter() - started) / games < 0.050

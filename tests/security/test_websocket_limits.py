@@ -47,23 +47,21 @@ async def test_a_frame_of_exactly_the_cap_is_served_and_one_byte_more_closes_wit
     assert (await receive(client))["type"] == "pong"
     await client.send_to(text_data=padded(MAX_FRAME_BYTES + 1))
     assert (await receive(client))["code"] == "too_big"
-    assert await client.receive_output(timeout=5) == {"type": "websocket.close", "code": 1008}
+    assert await client.receive_output(timeout=30) == {"type": "websocket.close", "code": 1008}
 
 
-async def test_a_burst_up_to_the_limit_is_served_and_the_next_frame_closes_with_1008():
+async def test_a_burst_up_to_the_limit_is_served_and_the_next_frame_closes_with_1008(stopped_clock):
     table, _ = await playing_table()
     client = await connect(f"/ws/tables/{table.pk}/")
     await receive(client)
-    # Frames answered at once (no database), so the bucket barely refills while they are served.
-    for _ in range(RATE_BURST - 2):  # inside the burst
+    for _ in range(RATE_BURST):  # the whole burst: every frame is answered
         await client.send_json_to({"type": "nothing-at-all"})
-    for _ in range(RATE_BURST - 2):
+    for _ in range(RATE_BURST):
         assert (await receive(client))["code"] == "unknown_type"
-    for _ in range(20):  # past it
-        await client.send_json_to({"type": "nothing-at-all"})
+    await client.send_json_to({"type": "nothing-at-all"})  # one past it
     codes, closed_with = await codes_until_closed(client)
     assert closed_with == 1008
-    assert codes[-1] == "rate_limited"
+    assert codes == ["rate_limited"]
 
 
 @pytest.mark.parametrize("origin", [b"https://evil.example", b"http://127.0.0.1.evil.example", b"null", None])
@@ -71,7 +69,7 @@ async def test_a_table_socket_from_a_foreign_or_missing_origin_is_refused(origin
     table, host = await playing_table()
     headers = [HOST] + ([(b"origin", origin)] if origin is not None else [])
     communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
-    connected, _ = await communicator.connect(timeout=5)
+    connected, _ = await communicator.connect(timeout=30)
     assert not connected
 
 

@@ -42,10 +42,10 @@ async def test_a_websocket_from_our_own_origin_is_answered():
     communicator = WebsocketCommunicator(
         application, "/ws/ping/", headers=[(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1:8000")]
     )
-    connected, _ = await communicator.connect(timeout=5)
+    connected, _ = await communicator.connect(timeout=30)
     assert connected
     await communicator.send_json_to({"type": "ping", "echo": 42})
-    assert await communicator.receive_json_from(timeout=5) == {"type": "pong", "echo": 42}
+    assert await communicator.receive_json_from(timeout=30) == {"type": "pong", "echo": 42}
     await communicator.disconnect()
 
 
@@ -53,7 +53,7 @@ async def test_a_websocket_from_a_foreign_origin_is_refused():
     communicator = WebsocketCommunicator(
         application, "/ws/ping/", headers=[(b"host", b"127.0.0.1"), (b"origin", b"https://evil.example")]
     )
-    connected, _ = await communicator.connect(timeout=5)
+    connected, _ = await communicator.connect(timeout=30)
     assert not connected
 
 

@@ -3,6 +3,7 @@ channel layer in CI)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -43,12 +44,12 @@ async def connect(path: str, user=None, origin=ORIGIN) -> WebsocketCommunicator:
     if user is not None:
         headers.append((b"cookie", await db(session_cookie)(user)))
     communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await communicator.connect(timeout=5)
+    connected, _ = await communicator.connect(timeout=30)
     assert connected, path
     return communicator
 
 
-async def receive(communicator: WebsocketCommunicator, timeout: float = 5) -> dict[str, Any]:
+async def receive(communicator: WebsocketCommunicator, timeout: float = 30) -> dict[str, Any]:
     return json.loads(await communicator.receive_from(timeout=timeout))
 
 
@@ -63,12 +64,30 @@ async def drain(communicator: WebsocketCommunicator, frames: list[dict[str, Any]
     return latest
 
 
+async def until_version(
+    communicator: WebsocketCommunicator, frames: list[dict[str, Any]], version: int, latest: dict[str, Any] | None = None,
+    ceiling: float = 60.0,
+) -> dict[str, Any]:
+    """Collect frames until a state frame of at least `version` has arrived (or fail after `ceiling`
+    seconds, a bound generous enough for a busy machine: the test waits on the condition, not a time)."""
+    async def wait() -> dict[str, Any]:
+        newest = latest
+        while newest is None or newest["version"] < version:
+            frame = await receive(communicator, timeout=ceiling)
+            frames.append(frame)
+            if frame["type"] == "state" and (newest is None or frame["version"] >= newest["version"]):
+                newest = frame
+        return newest
+
+    return await asyncio.wait_for(wait(), ceiling)
+
+
 async def codes_until_closed(communicator: WebsocketCommunicator) -> tuple[list[str | None], int]:
     """Read frames until the server closes the socket: each frame's error code (None for other frames),
     and the close code."""
     codes = []
     while True:
-        output = await communicator.receive_output(timeout=5)
+        output = await communicator.receive_output(timeout=30)
         if output["type"] == "websocket.close":
             return codes, output["code"]
         codes.append(json.loads(output["text"]).get("code"))
@@ -110,14 +129,7 @@ async def play_over_websockets(slug: str, seats: int) -> tuple[list[dict], list[
             assert view["turn"] == 0, "nothing is due, so it must be the guest's turn"
             move = str(brain.next_move(view, rng))
             await player.send_json_to({"type": "move", "move": move, "version": state["version"], "id": f"m{step}"})
-        newest = await drain(player, player_frames)
-        for _ in range(50):
-            if newest is not None and newest["version"] == (await db(Table.objects.get)(pk=table.pk)).version:
-                break
-            await player.receive_nothing(timeout=0.05)
-            newest = await drain(player, player_frames) or newest
-        assert newest is not None
-        state = newest
+        state = await until_version(player, player_frames, state["version"] + 1)  # each step is one change
         await drain(spectator, spectator_frames)
     await drain(spectator, spectator_frames)
     await player.disconnect()
@@ -155,6 +167,30 @@ async def test_no_frame_ever_carries_another_seats_rack_or_the_pile():
     last = states[-1]
     if last["view"] is not None and game is not None:
         assert last["view"] == json.loads(json.dumps(rules.view_for(rules.from_dict(game.state), seat)))
+
+
+@pytest.mark.parametrize("bad", [{"id": 7}, {"id": 7.5}, {"id": None}, {"id": ["m1"]}, {"version": True},
+                                 {"version": 3.0}, {"move": ["discard", "r5"]}])
+async def test_a_legal_move_with_a_field_of_the_wrong_type_is_refused_as_a_bad_frame_and_changes_nothing(bad):
+    alice = await db(make_user)("alice")
+    table = await db(services.table_open)(host=alice, game=HOUSE, seat_count=2, bots=["easy"], turn_seconds=60)
+    await db(services.table_start)(table_id=table.pk, by=alice)
+    client = await connect(f"/ws/tables/{table.pk}/", alice)
+    state = await receive(client)
+    if state["view"]["turn"] != 0:  # the bot starts: let it play until it is alice's turn
+        while (await db(Table.objects.get)(pk=table.pk)).due_action == Table.Due.BOT:
+            await db(run_due)(table.pk)
+        state = await until_version(client, [], (await db(Table.objects.get)(pk=table.pk)).version)
+    version = state["version"]
+    rack = state["view"]["rack"]
+    legal = "discard " + rack[0] if state["view"]["phase"] != "draw" else "draw"
+    frame = {"type": "move", "move": legal, "version": version, "id": "ok-1", **bad}
+    await client.send_json_to(frame)
+    reply = await receive(client)
+    assert reply["type"] == "error" and reply["code"] == "bad_frame", reply
+    assert "version" not in reply
+    assert (await db(Table.objects.get)(pk=table.pk)).version == version
+    await client.disconnect()
 
 
 async def test_bad_frames_get_error_frames_and_change_nothing():
@@ -220,10 +256,10 @@ async def test_an_oversized_frame_closes_the_connection_with_1008():
     await receive(client)
     await client.send_to(text_data=json.dumps({"type": "sync", "pad": "x" * 10000}))
     assert (await receive(client))["code"] == "too_big"
-    assert await client.receive_output(timeout=5) == {"type": "websocket.close", "code": 1008}
+    assert await client.receive_output(timeout=30) == {"type": "websocket.close", "code": 1008}
 
 
-async def test_a_flood_of_frames_closes_the_connection_with_1008():
+async def test_a_flood_of_frames_closes_the_connection_with_1008(stopped_clock):
     client = await connect("/ws/lobby/")
     await receive(client)
     for _ in range(60):
@@ -235,7 +271,7 @@ async def test_a_flood_of_frames_closes_the_connection_with_1008():
 
 async def test_a_websocket_from_a_foreign_origin_is_refused():
     communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[HOST, (b"origin", b"https://evil.example")])
-    connected, _ = await communicator.connect(timeout=5)
+    connected, _ = await communicator.connect(timeout=30)
     assert not connected
 
 
@@ -254,7 +290,7 @@ async def test_the_lobby_lists_open_tables_and_hears_about_new_ones():
 
 async def test_a_table_that_does_not_exist_refuses_the_connection():
     communicator = WebsocketCommunicator(application, "/ws/tables/999999/", headers=[HOST, ORIGIN])
-    connected, code = await communicator.connect(timeout=5)
+    connected, code = await communicator.connect(timeout=30)
     assert not connected
 
 
@@ -331,13 +367,7 @@ async def test_two_people_play_a_rearrange_game_to_the_end_while_a_spectator_wat
         target = latest[seat]["version"] + 1
         await clients[seat].send_json_to({"type": "move", "move": "draw", "version": target - 1, "id": f"d{step}"})
         for other, client in clients.items():
-            for _ in range(250):
-                newest = await drain(client, frames[other])
-                if newest is not None:
-                    latest[other] = newest
-                if latest[other]["version"] >= target:
-                    break
-                await client.receive_nothing(timeout=0.02)
+            latest[other] = await until_version(client, frames[other], target, latest[other])
         await drain(spectator, watched)
     final = latest[0]
     assert final["table"]["status"] == "finished", final["table"]
@@ -370,7 +400,7 @@ async def test_a_private_table_is_watched_only_with_its_invite_or_a_seat():
     for user, query in ((None, ""), (stranger, ""), (stranger, "?invite=wrong")):
         headers = [HOST, ORIGIN] + ([(b"cookie", await db(session_cookie)(user))] if user else [])
         communicator = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/{query}", headers=headers)
-        connected, _ = await communicator.connect(timeout=5)
+        connected, _ = await communicator.connect(timeout=30)
         assert not connected, (user, query)
     host = await connect(f"/ws/tables/{table.pk}/", alice)
     assert (await receive(host))["type"] == "state"
