@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from functools import cache
 
 import pytest
 from django.core.management import call_command
@@ -16,33 +15,10 @@ from django.test import Client
 from django.urls import reverse
 
 from apps.tables import services
-from rummysite.catalogues import OVERRIDES_PO, SITE_PO, read_po
 from tests.leaderboards.factories import finished_match, make_user
+from tests.romanian import english_in
 
 pytestmark = pytest.mark.django_db
-
-PLACEHOLDER = re.compile(r"%\(\w+\)[sdr]|%\(\w+\)\.\d+r|%[sd]|\{\w+\}|<[^>]+>")
-#: Words of English that Romanian never writes ("are" and "of" are Romanian too): one of them on a
-#: Romanian page is a string left out of the catalogue.
-ENGLISH_WORDS = re.compile(r"\b(the|and|your|you|with|this|that|is|to|for|not|has|have|will)\b", re.IGNORECASE)
-
-
-@cache
-def english_sentences() -> list[str]:
-    """The English of every translated msgid that is a sentence: its runs of three or more words
-    between placeholders and tags (the words around a name or a number)."""
-    sentences = set()
-    for po in (SITE_PO, OVERRIDES_PO):
-        for entry in read_po(po):
-            if not entry.msgid or not entry.translated or entry.msgstr.get(0) == entry.msgid:
-                continue
-            for english in filter(None, [entry.msgid, entry.msgid_plural]):
-                for fragment in PLACEHOLDER.split(english.replace("%%", "%")):
-                    fragment = " ".join(fragment.split()).strip(" .,:;!?()“”\"'")
-                    if len(re.findall(r"[A-Za-z]{2,}", fragment)) >= 3:
-                        sentences.add(fragment)
-    return sorted(sentences, key=len, reverse=True)
-
 
 def shown_text(page: str) -> str:
     """What a visitor reads: the text, the labels a screen reader or a tooltip gives, and the strings the
@@ -62,10 +38,8 @@ def shown_text(page: str) -> str:
 def assert_romanian(page: str, url: str) -> None:
     assert '<html lang="ro">' in page, url
     text = shown_text(page)
-    found = [sentence for sentence in english_sentences() if sentence in text]
-    assert not found, f"{url} shows English: {found[:5]}"
-    words = sorted({match.group(0) for match in ENGLISH_WORDS.finditer(text)})
-    assert not words, f"{url} shows English words {words}: …{text[:3000]}"
+    found = english_in(text)
+    assert not found, f"{url} shows English {found[:5]}: …{text[:3000]}"
 
 
 @pytest.fixture
@@ -154,9 +128,8 @@ def test_the_e_mails_the_site_sends_are_in_romanian(site, mailoutbox):
     client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})  # no account: says so by mail
     assert len(mailoutbox) == 2
     for message in mailoutbox:
-        text = f"{message.subject}\n{message.body}"
-        assert not [sentence for sentence in english_sentences() if sentence in text], text
-        assert not ENGLISH_WORDS.search(re.sub(r"https?://\S+", "", text)), text
+        text = re.sub(r"https?://\S+", "", f"{message.subject}\n{message.body}")
+        assert not english_in(text), text
 
 
 def test_dates_and_numbers_are_written_the_romanian_way(site):
