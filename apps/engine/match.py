@@ -66,7 +66,7 @@ class Match:
     def deal_next(self, rng: random.Random) -> Any:
         """The next game's freshly dealt state (seats that left get nothing)."""
         if self.is_over:
-            raise IllegalMove("The match is over: no more games to deal")
+            raise IllegalMove("The match is over: no more games to deal", "match_over_no_deal")
         absent = [seat for seat in range(self.seats) if self.left[seat]]
         return get_rules(self.game).new_game(self.seats, rng, self.next_starter(), absent=absent)
 
@@ -75,9 +75,9 @@ class Match:
         rules = get_rules(self.game)
         result = rules.result(state)
         if result is None:
-            raise IllegalMove("The game is not over yet")
+            raise IllegalMove("The game is not over yet", "game_not_over")
         if self.games_played >= self.length:
-            raise IllegalMove("The match is already over")
+            raise IllegalMove("The match is already over", "match_over")
         left = tuple(self.left[seat] or rules.has_left(state, seat) for seat in range(self.seats))
         return replace(self, scores=(*self.scores, result.scores), left=left)
 
@@ -131,13 +131,20 @@ class Match:
 def _check(match: Match) -> None:
     rules = get_rules(match.game)
     if not rules.min_seats <= match.seats <= rules.max_seats:
-        raise InvalidMove(f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players, not {match.seats}")
+        raise InvalidMove(
+            f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players, not {match.seats}",
+            "match_seats",
+            game=rules.slug,
+            low=rules.min_seats,
+            high=rules.max_seats,
+            seats=match.seats,
+        )
     if match.length not in MATCH_LENGTHS:
-        raise InvalidMove(f"A match is 1, 3 or 5 games, not {match.length}")
+        raise InvalidMove(f"A match is 1, 3 or 5 games, not {match.length}", "match_length", length=match.length)
     if not 0 <= match.first_starter < match.seats or len(match.left) != match.seats:
-        raise InvalidMove("A match's starter and seats must be seats of its table")
+        raise InvalidMove("A match's starter and seats must be seats of its table", "match_seat_numbers")
     if any(len(row) != match.seats for row in match.scores):
-        raise InvalidMove("A match has one score per seat for every game")
+        raise InvalidMove("A match has one score per seat for every game", "match_scores")
 
 
 def new_match(game: str, seats: int, rng: random.Random, length: int = 1, starter: int | None = None) -> Match:
@@ -156,7 +163,7 @@ def start_match(game: str, seats: int, rng: random.Random, length: int = 1) -> t
     state = rules.new_game(seats, rng, None)
     first = rules.to_move(state)
     if first is None:
-        raise IllegalMove("A freshly dealt game has a player to move")
+        raise IllegalMove("A freshly dealt game has a player to move", "no_player_to_move")
     match = Match(game, seats, length, first, (), (False,) * seats)
     _check(match)
     return match, state

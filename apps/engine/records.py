@@ -41,7 +41,7 @@ class GameRecord:
     def add(self, seat: int, move: Move | str, ms: int) -> GameRecord:
         """The record with one more move (`ms`: the time offset, passed in: the engine reads no clock)."""
         if ms < 0 or (self.moves and ms < self.moves[-1].ms):
-            raise InvalidMove(f"A move's time offset ({ms} ms) cannot go back in time")
+            raise InvalidMove(f"A move's time offset ({ms} ms) cannot go back in time", "record_time", ms=ms)
         return GameRecord(self.game, self.deal, (*self.moves, RecordedMove(seat, str(move), ms)), self.result, self.info)
 
     def finish(self, result: GameResult) -> GameRecord:
@@ -63,9 +63,9 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
         if not isinstance(data, Mapping):
-            raise InvalidMove("A game record is a JSON object")
+            raise InvalidMove("A game record is a JSON object", "record_not_object")
         if data.get("format") != RECORD_FORMAT:
-            raise InvalidMove(f"Not a game record: 'format' must be {RECORD_FORMAT!r}, not {data.get('format')!r}")
+            raise InvalidMove(f"Not a game record: 'format' must be {RECORD_FORMAT!r}, not {data.get('format')!r}", "record_format", format=str(data.get("format")))
         try:
             moves = tuple(
                 RecordedMove(int(move["seat"]), str(move["move"]), int(move["ms"])) for move in data["moves"]
@@ -77,7 +77,7 @@ class GameRecord:
             info = data.get("info", {})
             return cls(str(data["game"]), dict(deal), moves, None if result is None else dict(result), dict(info))
         except (KeyError, TypeError, ValueError) as error:
-            raise InvalidMove(f"Not a well-formed game record: {error}") from None
+            raise InvalidMove(f"Not a well-formed game record: {error}", "record_malformed", error=str(error)) from None
 
 
 def start_record(slug: str, state: Any, info: Mapping[str, Any] | None = None) -> GameRecord:
@@ -103,13 +103,23 @@ def replay(record: GameRecord) -> Replay:
             move = rules.parse_move(recorded.move)
             state = rules.apply(state, recorded.seat, move)
         except EngineError as error:
-            raise InvalidMove(f"Move {number} ({recorded.move!r} by seat {recorded.seat}) fails: {error}") from None
+            raise InvalidMove(
+                f"Move {number} ({recorded.move!r} by seat {recorded.seat}) fails: {error}",
+                "record_move_fails",
+                number=number,
+                move=recorded.move,
+                seat=recorded.seat,
+                error=error,
+            ) from None
     result = rules.result(state)
     if record.result is not None:
         if result is None:
-            raise InvalidMove("The record has a result, but its moves do not finish the game")
+            raise InvalidMove("The record has a result, but its moves do not finish the game", "record_unfinished")
         if list(result.scores) != list(record.result.get("scores", [])):
             raise InvalidMove(
-                f"The record's scores {record.result.get('scores')} differ from the replayed ones {list(result.scores)}"
+                f"The record's scores {record.result.get('scores')} differ from the replayed ones {list(result.scores)}",
+                "record_scores",
+                recorded=record.result.get("scores"),
+                replayed=list(result.scores),
             )
     return Replay(rules, state, result)

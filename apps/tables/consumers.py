@@ -26,6 +26,7 @@ from apps.engine.errors import EngineError
 from apps.tables import services
 from apps.tables.access import may_watch
 from apps.tables.broadcast import LOBBY_GROUP, table_group
+from apps.tables.engine_text import engine_text
 from apps.tables.models import Table
 from apps.tables.snapshot import frame_for, in_viewer_words, lobby_tables, table_payload
 from rummysite.realtime import LAYER_ERRORS
@@ -368,7 +369,7 @@ class TableConsumer(GuardedConsumer):
             await self.send_snapshot()
             return False
         except (services.TableError, EngineError) as error:
-            await self.send_error(type(error).__name__.lower(), str(error), ref=content, version=self.version)
+            await self.send_error(type(error).__name__.lower(), engine_text(error), ref=content, version=self.version)
             return False
         return True
 

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> JSON:
     table = parse_melds(args.table)
     rack = parse_tiles(args.rack)
     if not rack:
-        raise InvalidMove(f"{args.rack!r}: give the rack's tiles, like 'r5 k8 k9 J'")
+        raise InvalidMove(f"{args.rack!r}: give the rack's tiles, like 'r5 k8 k9 J'", "solve_rack", rack=args.rack)
     found = solve_opening(rack, table) if args.opening else solve(table, rack)
     result: JSON = {
         "placed": [str(tile) for tile in found.placed] if found else [],

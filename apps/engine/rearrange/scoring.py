@@ -47,17 +47,20 @@ def score(state: RearrangeState) -> GameResult:
                 continue
             rack = state.racks[seat]
             owed = rack_total(rack) - base
+            params: tuple[tuple[str, int], ...]
             if state.end == "pile":
                 label = f"Rack total {rack_total(rack)} minus the winner's {base}"
+                params = (("tiles", len(rack)), ("total", rack_total(rack)), ("winner", base))
             else:
                 label = f"Rack total {rack_total(rack)}"
-            lines[seat].append(ScoreLine("rack", label, -owed, tiles_text(len(rack))))
+                params = (("tiles", len(rack)), ("total", rack_total(rack)))
+            lines[seat].append(ScoreLine("rack", label, -owed, tiles_text(len(rack)), params=params))
             plus += owed
         share, odd = divmod(plus, len(winners))
         for index, seat in enumerate(sorted(winners)):
             won = share + (1 if index < odd else 0)
             label = "Won: the losers' points" if len(winners) == 1 else f"Shared win ({len(winners)} players): the losers' points"
-            lines[seat].append(ScoreLine("won", label, won))
+            lines[seat].append(ScoreLine("won", label, won, params=(("winners", len(winners)),)))
     for seat in range(state.seats):
         if state.left[seat]:
             lines[seat] = [ScoreLine("left", "Left the game", 0)]
