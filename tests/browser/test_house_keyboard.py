@@ -12,10 +12,11 @@ from tests.browser.conftest import PHONE, ROOT, screenshot
 from tests.browser.keys import FOCUS_IN_RACK, focus_rack, press_button, select_tiles
 
 
-def seeded_table(site, page, what: str = "house-opening") -> str:  # type: ignore[no-untyped-def]
-    """Play now (to be a guest player), then a table with a seeded deal (or position) for that player."""
+def seeded_table(site, page, what: str = "house-opening", play_now: str = "Play now") -> str:  # type: ignore[no-untyped-def]
+    """Play now (to be a guest player), then a table with a seeded deal (or position) for that player.
+    `play_now`: the button's name in the page's language."""
     page.goto("/")
-    page.get_by_role("button", name="Play now").click()
+    page.get_by_role("button", name=play_now).click()
     page.wait_for_url("**/t/*/")
     first = page.url.rstrip("/").rsplit("/", 1)[-1]
     done = subprocess.run(

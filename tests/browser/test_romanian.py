@@ -10,6 +10,7 @@ from typing import Any
 
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.browser.house_player import HousePlayer
+from tests.browser.test_house_keyboard import click_rack, seeded_table
 from tests.romanian import english_in
 
 #: Everything a player reads on the page: its visible text and the labels of its elements.
@@ -101,3 +102,20 @@ def test_the_rules_page_in_romanian_on_a_phone_and_a_desktop(new_page):
         screenshot(page, f"ro-rules-{name}")
         page.locator("#scoring").scroll_into_view_if_needed()
         screenshot(page, f"ro-rules-scoring-{name}")
+
+
+def test_the_rearrange_scratchpad_in_romanian_says_why_end_turn_is_off(site, new_page):
+    page = romanian_page(new_page)
+    page.goto(seeded_table(site, page, "rearrange", play_now="Joacă acum"))
+    page.locator("#rack .tile").first.wait_for()
+    why = page.locator("#table-why")
+    assert "nicio piesă nu ți-a plecat încă de pe tablă" in why.inner_text()
+    click_rack(page, "b2")
+    click_rack(page, "y2")
+    page.locator("#melds").get_by_role("button", name="Formație nouă").click()
+    assert page.locator("#melds .meld").nth(2).get_by_text("nu e formație").is_visible()
+    assert "1 formație de pe masă nu e încă corectă" in why.inner_text()
+    assert_no_english(page, "the Rearrange scratchpad")
+    screenshot(page, "ro-rearrange-not-a-set")
+    page.set_viewport_size(PHONE)
+    screenshot(page, "ro-rearrange-not-a-set-phone")
