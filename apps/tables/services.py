@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
@@ -121,7 +122,7 @@ def _check_may_sit(user: User) -> None:
     if user.is_banned:
         raise NotAllowed(
             _("Your account is banned from playing until %(until)s.")
-            % {"until": timezone.localtime(user.banned_until).strftime("%Y-%m-%d %H:%M")}
+            % {"until": date_format(timezone.localtime(user.banned_until), "SHORT_DATETIME_FORMAT")}
         )
 
 
