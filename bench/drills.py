@@ -57,10 +57,10 @@ def open_table(humans: int, bots: int = 0, *, turn_seconds: int = 30) -> tuple[A
     global _next_user
     users = ensure_users(_next_user + humans)[_next_user:]
     _next_user += humans
-    table = services.table_open(host=users[0], game="tile-rummy", seat_count=humans + bots, match_length=5,
+    table = services.table_open(by=users[0], game="tile-rummy", seat_count=humans + bots, match_length=5,
                                 turn_seconds=turn_seconds, bots=["easy"] * bots)
     for user in users[1:]:
-        services.table_join(table_id=table.pk, user=user)
+        services.table_join(table_id=table.pk, by=user)
     services.table_start(table_id=table.pk, by=users[0])
     return table, users
 

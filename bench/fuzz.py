@@ -73,8 +73,8 @@ def open_tables(count: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     tables = []
     for i in range(count):
         alice, bob = users[2 * i], users[2 * i + 1]
-        table = services.table_open(host=alice, game="tile-rummy", seat_count=2, turn_seconds=0)  # no clock
-        services.table_join(table_id=table.pk, user=bob)
+        table = services.table_open(by=alice, game="tile-rummy", seat_count=2, turn_seconds=0)  # no clock
+        services.table_join(table_id=table.pk, by=bob)
         services.table_start(table_id=table.pk, by=alice)
         table.refresh_from_db()
         state = rules.from_dict(Game.objects.get(pk=table.current_game_id).state)

@@ -87,10 +87,10 @@ def open_tables(count: int, *, seats: int = 4, bot_every: int = 10, turn_seconds
     for i, humans in enumerate(humans_per_table):
         players = users[at : at + humans]
         at += humans
-        table = services.table_open(host=players[0], game=GAME, seat_count=seats, match_length=match_length,
+        table = services.table_open(by=players[0], game=GAME, seat_count=seats, match_length=match_length,
                                     turn_seconds=turn_seconds, bots=["easy"] * (seats - humans))
         for user in players[1:]:
-            services.table_join(table_id=table.pk, user=user)
+            services.table_join(table_id=table.pk, by=user)
         services.table_start(table_id=table.pk, by=players[0])
         seat_specs: list[dict[str, Any] | None] = [
             {"index": index, "cookie": cookies[user.pk]} for index, user in enumerate(players)

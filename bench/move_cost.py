@@ -1,6 +1,6 @@
 """What one move costs the server, in-process: database queries, CPU time and wall time of
 `services.game_move` including its after-commit work (payload, broadcast to Redis, task enqueue), and
-the fan-out (each connection's `frame_for` + JSON encoding), on the bench's PostgreSQL and Redis.
+the publish (every viewer's frame encoded once), on the bench's PostgreSQL and Redis.
 
     .venv/bin/python bench/move_cost.py [--moves 400]
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import json
 import pstats
 import random
 import statistics
@@ -43,7 +42,7 @@ def main() -> None:
     from apps.engine.game import get_rules
     from apps.tables import services
     from apps.tables.models import Table
-    from apps.tables.snapshot import frame_for, table_payload
+    from apps.tables.snapshot import table_envelope
     from bench.load import close_tables, ensure_users
 
     settings.TABLE_ENQUEUE_TASKS = True  # count the enqueue too (nothing consumes Redis db --redis-db)
@@ -57,10 +56,10 @@ def main() -> None:
     queries: list[int] = []
     profiler = cProfile.Profile()
     while len(cpu) < args.moves:
-        table = services.table_open(host=users[0], game="tile-rummy", seat_count=4, match_length=5, turn_seconds=60)
+        table = services.table_open(by=users[0], game="tile-rummy", seat_count=4, match_length=5, turn_seconds=60)
         tables.append(table.pk)
         for user in users[1:]:
-            services.table_join(table_id=table.pk, user=user)
+            services.table_join(table_id=table.pk, by=user)
         services.table_start(table_id=table.pk, by=users[0])
         while len(cpu) < args.moves:
             row = Table.objects.select_related("current_game").get(pk=table.pk)
@@ -73,23 +72,21 @@ def main() -> None:
                 started_cpu, started = time.process_time(), time.perf_counter()
                 if args.profile:
                     profiler.enable()
-                services.game_move(table_id=table.pk, user=users[seat], move=move, expected_version=row.version,
+                services.game_move(table_id=table.pk, by=users[seat], move=move, expected_version=row.version,
                                    client_id=f"m{len(cpu)}")
                 profiler.disable()
                 cpu.append(time.process_time() - started_cpu)
                 wall.append(time.perf_counter() - started)
             queries.append(len(captured.captured_queries))
-    payload = table_payload(tables[-1])
     fan_started = time.process_time()
     for _ in range(200):
-        for user_id in [user.pk for user in users] + [None]:
-            json.dumps(frame_for(payload, user_id), separators=(",", ":"))
+        table_envelope(tables[-1])  # read back and encoded: the move itself builds it from memory
     fan_cpu = (time.process_time() - fan_started) / 200
     close_tables(tables)
     print(f"{len(cpu)} moves: queries per move {statistics.mean(queries):.1f}; "
           f"CPU per move {1000 * statistics.mean(cpu):.2f} ms (median {1000 * statistics.median(cpu):.2f}); "
           f"wall per move {1000 * statistics.median(wall):.2f} ms median; "
-          f"fan-out to 4 seats + 1 spectator {1000 * fan_cpu:.2f} ms CPU")
+          f"frames of 4 seats + 1 spectator read back and encoded {1000 * fan_cpu:.2f} ms CPU")
     if args.profile:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
 

@@ -4,8 +4,8 @@
 
 Each game (2, 3 and 4 seats in turn; both games unless --game says one) is played by the Easy bot
 through the engine;
-after every move the site's payload (snapshot.payload_from) and every viewer's state frame
-(snapshot.frame_for) are checked as tests/security/pile.py describes. Prints the games, states and
+after every move what the site publishes (snapshot.envelope) and every viewer's state frame
+(snapshot.frame_in) are checked as tests/security/pile.py describes. Prints the games, states and
 frames checked and every problem found (the goal: none).
 """
 

@@ -16,7 +16,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from rummysite import realtime  # noqa: E402
+from apps.live import loop  # noqa: E402
+from rummysite.embedded import start_embedded_worker  # noqa: E402
 from rummysite.routing import websocket_urlpatterns  # noqa: E402
 
 # The event loop shares the GIL with the consumers' database threads; Python hands it over only every
@@ -33,11 +34,9 @@ router = ProtocolTypeRouter(
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    # Remember the server's event loop (for thread-safe in-memory broadcasts) and, on the embedded
-    # default, start the in-process Celery worker with the first connection.
-    realtime.remember_server_loop()
+    # Remember the server's event loop (where published changes are delivered, and what starts with it)
+    # and, on the embedded default, start the in-process Celery worker with the first connection.
+    loop.remember()
     if settings.CELERY_EMBEDDED:
-        from rummysite.embedded import start_embedded_worker
-
         start_embedded_worker()
     await router(scope, receive, send)

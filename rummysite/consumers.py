@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from apps.live.endpoint import Endpoint
+from apps.live.guard import Field, FrameSpec
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
-    """`/ws/ping/`: answers every frame with a pong; used by health checks, smoke tests and drills."""
+class PingSocket(Endpoint):
+    """`/ws/ping/`: answers a `ping` with a `pong` carrying back its `echo` (a short string or number);
+    used by health checks, smoke tests and drills. The same size and rate limits as every endpoint."""
 
-    async def connect(self) -> None:
-        await self.accept()
+    frames: ClassVar[dict[str, FrameSpec]] = {"ping": FrameSpec((Field("echo", (str, int), max_length=64),))}
+    max_frame_bytes: ClassVar[int] = 256
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        echo = content.get("echo") if isinstance(content, dict) else None
-        await self.send_json({"type": "pong", "echo": echo})
+    async def on_ping(self, content: dict[str, Any]) -> None:
+        await self.send_json({"type": "pong", "echo": content.get("echo")})

@@ -11,6 +11,11 @@ from __future__ import annotations
 import logging
 import threading
 
+from celery.beat import EmbeddedService
+from django.conf import settings
+
+from rummysite.celery import app
+
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
@@ -34,11 +39,6 @@ def start_embedded_worker() -> bool:
 
 
 def _run() -> None:
-    from celery.beat import EmbeddedService
-    from django.conf import settings
-
-    from rummysite.celery import app
-
     app.loader.import_default_modules()
     beat = EmbeddedService(app, thread=True, schedule_filename=settings.CELERY_BEAT_SCHEDULE_FILENAME)
     beat.start()

@@ -1,9 +1,9 @@
 from django.urls import path
 
 from apps.tables.routing import websocket_urlpatterns as table_routes
-from rummysite.consumers import PingConsumer
+from rummysite.consumers import PingSocket
 
 websocket_urlpatterns = [
-    path("ws/ping/", PingConsumer.as_asgi()),
+    path("ws/ping/", PingSocket.as_asgi()),
     *table_routes,
 ]

@@ -122,30 +122,25 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# --- Redis: channel layer, cache, broker ----------------------------------------------------------
+# --- Redis: the live bus, cache, broker -----------------------------------------------------------
 
 REDIS_URL = env.redis_url()
 
+# The live bus (apps/live/bus.py): one Redis pub/sub channel carries every table's changes to every web
+# process. Pub/sub channels are shared by all databases of a Redis server, so the channel's name says
+# whose it is (the database and the Redis db): two sites, or two test runs, on one Redis never mix.
+LIVE_BUS_URL = REDIS_URL
+LIVE_BUS_CHANNEL = env.get_str(
+    "LIVE_BUS_CHANNEL", f"rummy-live:{DATABASES['default']['NAME']}:{(REDIS_URL or '').rsplit('/', 1)[-1]}"
+)
+LIVE_BUS_DROP_RATE = env.get_float("LIVE_BUS_DROP_RATE", 0.0, maximum=1.0)  # chaos drills only
+# Frames per second (on average) and per burst that one WebSocket may send.
+LIVE_FRAMES_PER_SECOND = 8.0
+LIVE_FRAME_BURST = 30
+
 if REDIS_URL is None:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "rummy"}}
 else:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # A consumer waits for its messages with BZPOPMIN for up to 5 s at a time; redis-py 8
-            # reads with a default socket timeout of 5 s too, so a quiet process's wait timed out
-            # (redis TimeoutError) and every one of its WebSockets was closed with 1011. The socket
-            # timeout must be longer than that wait. redis-py's async pool also refuses a command (it does
-            # not wait) beyond 100 connections in use at once, which a process's WebSockets connecting
-            # together (a restart) exceed: the pool may grow to 1000.
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections": 1000}],
-                "capacity": 1500,
-                "expiry": 30,
-            },
-        }
-    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 
 # --- Celery -------------------------------------------------------------------------------------
@@ -163,8 +158,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # The backstop for lost timer messages: runs any table action overdue by more than a second.
-    "tables-sweep-due": {"task": "tables.sweep_due", "schedule": 2.0},
+    # Every second: the turn timeouts that are due, and (the backstop for lost tasks) any other table
+    # action overdue by more than a second.
+    "tables-sweep-due": {"task": "tables.sweep_due", "schedule": 1.0},
     # Backstop for a lost rate_match message; and the removal of old unused guest accounts.
     "leaderboards-rate-pending": {"task": "apps.leaderboards.tasks.rate_pending_matches", "schedule": 60.0},
     "accounts-cleanup-guests": {"task": "apps.accounts.tasks.cleanup_guests", "schedule": 6 * 60 * 60.0},
@@ -183,6 +179,12 @@ TABLE_AUTOPILOT_DELAY = 0.6  # seconds before an autopilot turn
 TABLE_WEB_HEARTBEAT = env.get_bool("TABLE_WEB_HEARTBEAT", not TESTING)
 TABLE_DOWNTIME_GRACE = env.get_float("TABLE_DOWNTIME_GRACE", 15.0, maximum=300.0)
 TABLE_NEXT_GAME_DELAY = env.get_float("TABLE_NEXT_GAME_DELAY", 6.0)  # scores stay on screen
+# Each web process compares its tables' versions with the database this often (lost-message repair).
+TABLE_ROOM_CHECK_SECONDS = env.get_float("TABLE_ROOM_CHECK_SECONDS", 1.0, minimum=0.1, maximum=60.0)
+# Provably fair deals (apps/tables/fairness.py): the seconds a match waits for its human seats' browser
+# seeds before the first deal (it deals at once when every seed is in). Tests deal at once unless a test
+# sets a window of its own.
+TABLE_FAIR_SEED_SECONDS = env.get_float("TABLE_FAIR_SEED_SECONDS", 0.0 if TESTING else 5.0, maximum=60.0)
 # Tests drive the table's own actions explicitly (services.table_due / tables_sweep_due).
 TABLE_ENQUEUE_TASKS = not TESTING
 CELERY_BEAT_SCHEDULE_FILENAME = env.get_str(

@@ -29,6 +29,6 @@ def close_database_connections_of_async_code():
 def stopped_clock(monkeypatch):
     """The frame rate limiter's clock stands still while the test sends: no token comes back, however
     slowly a busy machine serves the frames, so a rate test's verdict is the same on any machine."""
-    from apps.tables.consumers import RateLimiter
+    from apps.live.guard import RateLimiter
 
     monkeypatch.setattr(RateLimiter, "clock", staticmethod(lambda: 0.0))

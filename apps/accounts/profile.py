@@ -1,15 +1,14 @@
-"""What a profile page shows about a player's matches (read-only; rows written by the table service)."""
+"""What a profile page shows about a player's matches (read through apps/tables/selectors.py)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.urls import NoReverseMatch, reverse
 
 from apps.catalog.data import catalog_entry
-from apps.leaderboards.models import RatingChange
-from apps.tables.models import Game, MatchPlayer
+from apps.leaderboards.selectors import rating_deltas
+from apps.tables.selectors import PlayedMatch, matches_of
 
 RECENT_MATCHES = 20
 
@@ -24,7 +23,7 @@ def optional_url(name: str, *args: object) -> str:
 
 @dataclass
 class RecentMatch:
-    player: MatchPlayer
+    player: PlayedMatch
     game_name: str
     opponents: list[str]
     delta: int | None
@@ -33,40 +32,26 @@ class RecentMatch:
 
     @property
     def finished(self) -> bool:
-        return self.player.match.finished_at is not None
+        return self.player.finished
 
 
 def recent_matches(user_id: int, *, include_private: bool) -> list[RecentMatch]:
     """The player's latest matches with places, points, opponents, rating change and game records.
-    Five queries whatever the number of matches. Private tables only when `include_private`."""
-    rows = MatchPlayer.objects.filter(user_id=user_id).select_related("match__table").order_by("-match_id")
-    if not include_private:
-        rows = rows.filter(match__table__private=False)
-    players = list(rows[:RECENT_MATCHES])
-    match_ids = [player.match_id for player in players]
-    opponents: dict[int, list[str]] = defaultdict(list)
-    for other in MatchPlayer.objects.filter(match_id__in=match_ids).exclude(user_id=user_id).order_by("seat"):
-        opponents[other.match_id].append(other.name)
-    deltas = dict(
-        RatingChange.objects.filter(user_id=user_id, match_id__in=match_ids).values_list("match_id", "delta")
-    )
-    records: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    finished_games = Game.objects.filter(match_id__in=match_ids, finished_at__isnull=False).order_by("number")
-    for game_id, match_id, number in finished_games.values_list("id", "match_id", "number"):
-        url = optional_url("tables:game_record", game_id)
-        if url:
-            records[match_id].append((number, url))
+    Four queries whatever the number of matches. Private tables only when `include_private`."""
+    played = matches_of(user_id, include_private=include_private, limit=RECENT_MATCHES)
+    deltas = rating_deltas(user_id, [match.id for match in played])
     recent = []
-    for player in players:
-        entry = catalog_entry(player.match.game)
+    for match in played:
+        entry = catalog_entry(match.game)
+        records = [(number, url) for number, game_id in match.finished_games if (url := optional_url("tables:game_record", game_id))]
         recent.append(
             RecentMatch(
-                player=player,
-                game_name=str(entry.name) if entry else player.match.game,
-                opponents=opponents[player.match_id],
-                delta=deltas.get(player.match_id),
-                match_url=optional_url("tables:match", player.match_id),
-                records=records[player.match_id],
+                player=match,
+                game_name=str(entry.name) if entry else match.game,
+                opponents=match.opponents,
+                delta=deltas.get(match.id),
+                match_url=optional_url("tables:match", match.id),
+                records=records,
             )
         )
     return recent

@@ -83,26 +83,23 @@ def guest_convert(*, user_id: int, username: str, email: str, password: str) -> 
 
 def guests_cleanup(*, now: datetime | None = None) -> int:
     """Delete guests nobody will come back as: those who never played, after GUEST_UNUSED_AFTER, and
-    every guest after GUEST_IDLE_AFTER, unless seated at a table still open or playing. Their finished
-    matches keep the name they played under (MatchPlayer.name). Returns how many were deleted."""
-    from apps.tables.models import MatchPlayer, Seat, Table  # tables depends on accounts, not the reverse
+    every guest after GUEST_IDLE_AFTER, unless they hold a seat at any table (a seat is freed by the
+    table's services, never by deleting its player: Seat.user is PROTECT). Their finished matches keep
+    the name they played under. Returns how many were deleted.
 
+    Seats and matches are read through the user's reverse relations (`seats`, `match_players`), so this
+    app imports nothing of the tables app, which depends on it."""
     now = now or timezone.now()
     seen = Coalesce("last_seen", "last_login", "date_joined")
-    played = Exists(MatchPlayer.objects.filter(user=OuterRef("pk")))
-    seated = Exists(
-        Seat.objects.filter(user=OuterRef("pk"), table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
-    )
     stale = (
-        User.objects.filter(is_guest=True)
-        .alias(seen_at=seen, played=played, seated=seated)
-        .filter(seated=False)
+        User.objects.filter(is_guest=True, seats__isnull=True)
+        .alias(seen_at=seen, played=Exists(User.objects.filter(pk=OuterRef("pk"), match_players__isnull=False)))
         .filter(Q(seen_at__lt=now - GUEST_IDLE_AFTER) | Q(played=False, seen_at__lt=now - GUEST_UNUSED_AFTER))
     )
     ids = list(stale.values_list("pk", flat=True)[:5000])  # the next run takes the rest
     deleted = 0
     for start in range(0, len(ids), 500):
-        batch = User.objects.filter(pk__in=ids[start : start + 500], is_guest=True)
+        batch = User.objects.filter(pk__in=ids[start : start + 500], is_guest=True, seats__isnull=True)
         deleted += batch.delete()[1].get(User._meta.label, 0)
     return deleted
 

@@ -39,7 +39,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         difficulty=_("Strategic"),
         has_leaderboard=True,
         position=1,
-        rules_updated=date(2026, 11, 30),
+        rules_updated=date(2026, 12, 1),
     ),
     CatalogEntry(
         slug="tile-rummy-rearrange",
@@ -55,7 +55,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
         difficulty=_("Tactical"),
         has_leaderboard=True,
         position=2,
-        rules_updated=date(2026, 11, 30),
+        rules_updated=date(2026, 12, 1),
     ),
 )
 

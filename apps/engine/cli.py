@@ -68,12 +68,17 @@ def _replay(args: argparse.Namespace) -> JSON:
         "winner": None if result is None else result.winner,
         "scores": None if result is None else list(result.scores),
         "seats": None if result is None else [seat.to_dict() for seat in result.seats],
+        "fair": None if replayed.fair is None else replayed.fair.to_dict(),
     }
 
 
 COMMANDS: dict[str, tuple[str, AddArguments, Run]] = {
     "meld": ("is this one meld legal in that game, and what is it worth", _meld_arguments, _meld),
-    "replay": ("check every move of a game record and print the final scores", _replay_arguments, _replay),
+    "replay": (
+        "check every move of a game record and print the final scores (and whether its fair deal verifies)",
+        _replay_arguments,
+        _replay,
+    ),
     "simulate": ("bot-only games: wins, mean scores, turns, seconds per game, move times", simulate.add_arguments, simulate.run),
     "solve": ("the best play of the Rearrange game from a table and a rack", rearrange_command.add_arguments, rearrange_command.run),
 }

@@ -8,14 +8,13 @@ dealt in" or "is this seat allowed to move at all" is written once for the whole
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from apps.engine.errors import IllegalMove, InvalidMove, Phrase
-from apps.engine.game import JSON, Back, GameResult, Leave, Move, Rules
+from apps.engine.game import JSON, Back, GameResult, Leave, Move, Randomness, Rules
 from apps.engine.tiles import TILE_COUNT, Tile, TileId, format_tiles, full_set, tile_of
 
 MeldT = TypeVar("MeldT")
@@ -65,7 +64,7 @@ def playing_seats(game: str, seats: int, absent: Collection[int]) -> list[int]:
     return playing
 
 
-def deal_racks(rng: random.Random, sizes: Sequence[int]) -> tuple[list[tuple[TileId, ...]], list[TileId]]:
+def deal_racks(rng: Randomness, sizes: Sequence[int]) -> tuple[list[tuple[TileId, ...]], list[TileId]]:
     """Shuffle the 106 tiles with `rng` and deal one rack (sorted) of each size, seat by seat: the racks
     and the tiles left over, in their shuffled order."""
     tiles = full_set()

@@ -17,7 +17,6 @@ global random generator.
 from __future__ import annotations
 
 import importlib
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +36,16 @@ class GameState(Protocol):
 
 
 StateT = TypeVar("StateT", bound=GameState)
+
+
+class Randomness(Protocol):
+    """What a deal draws with: a `random.Random` (simulations, tests, replays of seeded games) or a fair
+    deal's `apps.engine.fair.FairStream` (the site's matches: SPEC 11). A game deals with these two calls
+    only, so a fair deal is specified by the order of its calls (docs/fair-deals.md)."""
+
+    def randrange(self, stop: int, /) -> int: ...
+
+    def shuffle(self, x: list[Any], /) -> None: ...
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -269,7 +278,7 @@ class Rules(ABC, Generic[StateT]):
     def new_game(
         self,
         seats: int,
-        rng: random.Random,
+        rng: Randomness,
         starter: int | None = None,
         *,
         absent: Collection[int] = (),

@@ -6,18 +6,22 @@ seat still in, whatever its points (with two players, the one who stayed wins).
 
 The match is a value like a game state: the service keeps it next to the current game's state, asks it
 for the next deal, and hands it every finished game.
+
+A match deals with a `Randomness` (a `random.Random` in simulations and tests: one generator for every
+game) or with `FairSeeds` (the site's provably fair deals, SPEC 11: game `g` is dealt from its own
+stream `seeds.stream(g)`, so each deal is a function of the seeds and its number alone; `fair_deal`).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from apps.engine.common import check_seat, flags, next_in_play, reading, with_seat
 from apps.engine.errors import IllegalMove, InvalidMove
-from apps.engine.game import JSON, get_rules
+from apps.engine.fair import FairSeeds
+from apps.engine.game import JSON, Randomness, get_rules
 
 MATCH_LENGTHS = (1, 3, 5)
 
@@ -63,12 +67,13 @@ class Match:
         skipping seats that left."""
         return next_in_play(self.first_starter + self.games_played, self.left)
 
-    def deal_next(self, rng: random.Random) -> Any:
+    def deal_next(self, rng: Randomness | FairSeeds) -> Any:
         """The next game's freshly dealt state (seats that left get nothing)."""
         if self.is_over:
             raise IllegalMove("The match is over: no more games to deal", "match_over_no_deal")
         absent = [seat for seat in range(self.seats) if self.left[seat]]
-        return get_rules(self.game).new_game(self.seats, rng, self.next_starter(), absent=absent)
+        randomness = _randomness(rng, self.seats, self.games_played + 1)
+        return get_rules(self.game).new_game(self.seats, randomness, self.next_starter(), absent=absent)
 
     def finish_game(self, state: Any) -> Match:
         """The match after a finished game: its scores added, its leavers out of the match."""
@@ -147,7 +152,21 @@ def _check(match: Match) -> None:
         raise InvalidMove("A match has one score per seat for every game", "match_scores")
 
 
-def new_match(game: str, seats: int, rng: random.Random, length: int = 1, starter: int | None = None) -> Match:
+def _randomness(rng: Randomness | FairSeeds, seats: int, game_no: int) -> Randomness:
+    """What game `game_no` of a match is dealt with: the generator itself, or that game's fair stream."""
+    if not isinstance(rng, FairSeeds):
+        return rng
+    if rng.seats != seats:
+        raise InvalidMove(
+            f"A fair deal for {seats} seats needs {seats} player seeds, not {rng.seats}",
+            "fair_seeds_seats",
+            seats=seats,
+            given=rng.seats,
+        )
+    return rng.stream(game_no)
+
+
+def new_match(game: str, seats: int, rng: Randomness, length: int = 1, starter: int | None = None) -> Match:
     """A match of `length` games; the first starter is `starter` or drawn with `rng`."""
     first = rng.randrange(seats) if starter is None else starter
     match = Match(game, seats, length, first, (), (False,) * seats)
@@ -155,15 +174,34 @@ def new_match(game: str, seats: int, rng: random.Random, length: int = 1, starte
     return match
 
 
-def start_match(game: str, seats: int, rng: random.Random, length: int = 1) -> tuple[Match, Any]:
+def start_match(game: str, seats: int, rng: Randomness | FairSeeds, length: int = 1) -> tuple[Match, Any]:
     """A match and its first deal, the first starter chosen the game's own way (SPEC 3: a random
     player; SPEC 4: every seat draws a tile and the highest starts, which the deal records). Later
     deals come from `Match.deal_next`, rotating the start clockwise from that seat."""
     rules = get_rules(game)
-    state = rules.new_game(seats, rng, None)
+    state = rules.new_game(seats, _randomness(rng, seats, 1), None)
     first = rules.to_move(state)
     if first is None:
         raise IllegalMove("A freshly dealt game has a player to move", "no_player_to_move")
     match = Match(game, seats, length, first, (), (False,) * seats)
     _check(match)
     return match, state
+
+
+def fair_deal(game: str, seeds: FairSeeds, game_no: int, absent: Collection[int] = ()) -> Any:
+    """The deal of game `game_no` of a match of `game` dealt from `seeds`, the `absent` seats having left
+    the match before it: what `start_match` (game 1) and `Match.deal_next` (later games) deal. A later
+    game's starter is the first game's, moved one seat clockwise per game, skipping absent seats; the
+    first game's is drawn from its own stream, so any game's deal follows from the seeds alone."""
+    seats = seeds.seats
+    if not 1 <= game_no <= max(MATCH_LENGTHS):
+        raise InvalidMove(
+            f"A match has games 1 to {max(MATCH_LENGTHS)}, not {game_no}", "fair_game_of_match", high=max(MATCH_LENGTHS), number=game_no
+        )
+    if game_no == 1 and absent:
+        raise InvalidMove("Nobody has left a match before its first game", "fair_first_game_absent")
+    match, first = start_match(game, seats, seeds, length=max(MATCH_LENGTHS))
+    if game_no == 1:
+        return first
+    played = replace(match, scores=((0,) * seats,) * (game_no - 1), left=tuple(seat in absent for seat in range(seats)))
+    return played.deal_next(seeds)

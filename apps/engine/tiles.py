@@ -8,15 +8,17 @@ Physical ids: colour index * 26 + (number - 1) * 2 + copy for numbered tiles (0-
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from apps.engine.errors import InvalidMove
+from apps.engine.errors import InvalidMove, Phrase
 
 TileId = int
 
 NUMBERS = range(1, 14)
 TILE_COUNT = 106
+COPIES = 2  # every face is in the game twice, and there are two jokers
 JOKER_IDS: tuple[TileId, TileId] = (104, 105)
 ALL_TILE_IDS: tuple[TileId, ...] = tuple(range(TILE_COUNT))
 
@@ -127,6 +129,25 @@ def twin_of(tile_id: TileId) -> TileId:
     """The other physical copy of the same face (for a joker, the other joker)."""
     tile_of(tile_id)  # validates
     return tile_id ^ 1
+
+
+def copies_problem(tiles: Iterable[Tile]) -> str | None:
+    """Why these faces cannot all be in play at once, as a phrase without the tiles (SPEC 2: 106 tiles, every
+    face twice and two jokers), or None. Melds, meld checks and whole tables proposed by a move ask it."""
+    counts = Counter(tiles)
+    jokers = counts[JOKER]
+    if jokers > COPIES:
+        return Phrase(f"there are only two jokers in the game, not {jokers}", "copies_jokers", count=jokers)
+    extra = sorted((face for face, count in counts.items() if count > COPIES), key=lambda face: face.key)
+    if extra:
+        face = extra[0]
+        return Phrase(
+            f"there are only two of each tile in the game, not {counts[face]} {face}",
+            "copies_tiles",
+            count=counts[face],
+            tile=str(face),
+        )
+    return None
 
 
 def parse_tiles(text: str) -> list[Tile]:

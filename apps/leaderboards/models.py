@@ -58,3 +58,20 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in match {self.match_id}: {self.delta:+d}"
+
+
+class AppliedMatch(models.Model):
+    """The ratings' own once-only ledger: one row per rated match applied (or found to have nothing to
+    rate). Its unique match is what makes applying a match happen exactly once, whatever the task queue
+    does; the tables app's rows are only read."""
+
+    match = models.OneToOneField("tables.Match", on_delete=models.PROTECT, related_name="+")
+    applied_at = models.DateTimeField(_("applied"), auto_now_add=True)
+    rated = models.BooleanField(_("ratings changed"), default=True, help_text=_("False: nothing to rate"))
+
+    class Meta:
+        verbose_name = _("applied match")
+        verbose_name_plural = _("applied matches")
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} applied {self.applied_at:%Y-%m-%d %H:%M}"

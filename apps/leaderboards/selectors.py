@@ -73,3 +73,10 @@ def profile_ratings(user_id: int) -> list[GameRating]:
         found.append(GameRating(entry, rating, rank_of(rating), rating_chart(values), last_delta))
     found.sort(key=lambda game_rating: game_rating.entry.position)
     return found
+
+
+def rating_deltas(user_id: int, match_ids: list[int]) -> dict[int, int]:
+    """What each of these matches did to the player's rating (matches that changed nothing are absent)."""
+    return dict(
+        RatingChange.objects.filter(user_id=user_id, match_id__in=match_ids).values_list("match_id", "delta")
+    )

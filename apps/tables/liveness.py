@@ -9,6 +9,8 @@ The periodic sweep (Celery beat, every 2 s) writes its own. From these two:
 - when the web is back, the sweep gives every running turn clock the downtime plus a grace
   (`services.games_extend_deadlines`; lichess gives 10-20 s), once, whichever worker gets there first.
 
+This module reads and writes the cache only; the sweep task (apps/tables/tasks.py) acts on its answers.
+
 Without a heartbeat in the cache (tests, a fresh cache, the embedded default after a restart) nothing is
 held and nothing is extended: the tables behave as if the site had always been up.
 """
@@ -62,32 +64,29 @@ def timeouts_on_hold() -> bool:
         return False
 
 
-def check_downtime() -> float:
-    """Called by the sweep before it runs what is due. Returns the downtime just made up for, in
-    seconds (0 if none)."""
-    from apps.tables import services
-
-    now = time.time()
+def check_downtime(now: float | None = None) -> timedelta | None:
+    """Called by the sweep before it runs what is due. Returns how much to extend every running turn
+    clock by (the downtime just made up for, plus the grace), once: None if there is nothing to make up,
+    or another worker got there first. The sweep task applies it (services.games_extend_deadlines)."""
+    now = time.time() if now is None else now
     last_sweep = cache.get(SWEEP_KEY)
     cache.set(SWEEP_KEY, now, timeout=KEY_TIMEOUT)
     down = web_down_since(now)
     if down is not None:
         cache.add(DOWN_KEY, down, timeout=KEY_TIMEOUT)  # first noticed now; kept until the web is back
-        return 0.0
+        return None
     if last_sweep is not None and now - float(last_sweep) > SWEEP_GAP:
         cache.add(DOWN_KEY, float(last_sweep), timeout=KEY_TIMEOUT)  # the sweeper itself was away
     since = cache.get(DOWN_KEY)
     if since is None or not cache.delete(DOWN_KEY):  # nothing to make up, or another worker did it
-        return 0.0
+        return None
     downtime = max(0.0, now - float(since))
-    extended = services.games_extend_deadlines(by=timedelta(seconds=downtime + grace()))
-    log.warning("The site was down for %.1f s: %s turn clocks extended by that plus %.0f s", downtime, extended,
-                grace())
-    return downtime
+    log.warning("The site was down for %.1f s: turn clocks get that plus %.0f s", downtime, grace())
+    return timedelta(seconds=downtime + grace())
 
 
 async def heartbeat() -> None:
-    """Runs in each web process's event loop for as long as it serves."""
+    """Runs in each web process's event loop for as long as it serves (started by apps.live.loop)."""
     loop = asyncio.get_running_loop()
     while True:
         try:

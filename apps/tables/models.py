@@ -40,6 +40,7 @@ class Table(models.Model):
         BOT = "bot", _("bot turn")
         AUTOPILOT = "autopilot", _("autopilot turn")
         NEXT_GAME = "next_game", _("next game")
+        DEAL = "deal", _("first deal, once the players' seeds are in")  # SPEC 11: apps/tables/fairness.py
 
     game = models.CharField(_("game"), max_length=40, db_index=True)
     host = models.ForeignKey(
@@ -60,6 +61,9 @@ class Table(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     closed_reason = models.CharField(_("closed because"), max_length=200, blank=True)
+    #: Who sits where, as the table's viewers see it (`services.seating.seating_of`): written with the
+    #: seats in the same transaction, so a move reads one row instead of the seats and their users.
+    seating = models.JSONField(_("seating"), default=list, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -85,8 +89,10 @@ class Table(models.Model):
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField(_("seat"))
+    # PROTECT: a seat is freed by the table's services, never by deleting its user behind their back
+    # (the guest clean-up deletes only guests who hold no seat).
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="seats"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
     )
     bot_level = models.CharField(_("bot level"), max_length=8, choices=BotLevel.choices, blank=True, default="")
     joined_at = models.DateTimeField(_("joined"), null=True, blank=True)
@@ -135,7 +141,6 @@ class Match(models.Model):
     rated = models.BooleanField(_("rated"), default=False)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True, db_index=True)
-    rated_at = models.DateTimeField(_("ratings applied"), null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at"]
@@ -180,6 +185,7 @@ class Game(models.Model):
     state = models.JSONField(_("engine state"))
     deal = models.JSONField(_("deal"))
     turn = models.PositiveIntegerField(_("turn counter"), default=0)
+    move_count = models.PositiveIntegerField(_("moves so far"), default=0)  # numbers the next MoveLog row
     deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
     draft = models.JSONField(_("prepared play of the seat to move"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
@@ -223,3 +229,26 @@ class MoveLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.seq} seat {self.seat}: {self.move}"
+
+
+class FairDeal(models.Model):
+    """A match's provably fair deal (SPEC 11, docs/fair-deals.md; apps/tables/fairness.py).
+
+    `server_seed` (32 bytes, hex) is hidden information until the match is over, like the draw pile: only
+    `commitment`, its SHA-256, is shown before. `seeds` holds one entry per seat, in seat order: the seat's
+    16-byte seed in hex, "" for an empty seed (a bot, or a human seat that sent none in time), or None while
+    a human seat's seed is still awaited (until `sealed_at`, when the first game is dealt)."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True, related_name="fair_deal")
+    server_seed = models.CharField(_("server seed"), max_length=64, editable=False)
+    commitment = models.CharField(_("commitment"), max_length=64, editable=False)
+    seeds = models.JSONField(_("players' seeds"), default=list)
+    seeds_until = models.DateTimeField(_("players' seeds taken until"))
+    sealed_at = models.DateTimeField(_("seeds sealed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("fair deal")
+        verbose_name_plural = _("fair deals")
+
+    def __str__(self) -> str:
+        return f"fair deal of match {self.match_id}: {self.commitment[:12]}"

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from apps.engine.records import GameRecord, RecordedMove
+from apps.tables.fairness import game_proof
 from apps.tables.models import Game, MatchPlayer
 
 
 def game_record(game: Game) -> dict[str, Any]:
-    """The JSON record of a game: its deal and every move with seat and time offset."""
+    """The JSON record of a game: its deal and every move with seat and time offset, and for a fairly
+    dealt match its `fair` part (the server seed only once the match is over)."""
     match = game.match
     players = {player.seat: player.name for player in MatchPlayer.objects.filter(match=match)}
     moves = tuple(
@@ -28,5 +30,6 @@ def game_record(game: Game) -> dict[str, Any]:
             "players": [players.get(seat, "") for seat in sorted(players)],
             "started_at": game.started_at.isoformat(),
         },
+        fair=game_proof(game),
     )
     return record.to_dict()

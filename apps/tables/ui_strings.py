@@ -10,6 +10,9 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from apps.catalog.data import CATALOG
+from apps.tables.models import BotLevel
+
 
 def _forms(singular: str, plural: str) -> list[str]:
     return [ngettext(singular, plural, count) for count in (1, 2, 20)]
@@ -34,6 +37,12 @@ def common_strings() -> dict[str, object]:
         "single_game": _("One game"),
         "match_of_games_forms": _forms("Match of %(count)s game", "Match of %(count)s games"),
         "empty_seat": _("Empty seat"),
+        # Frames carry codes, not words (apps/tables/snapshot.py): the scripts word them with these.
+        "bot_easy": _("Bot (%(level)s)") % {"level": BotLevel.EASY.label},
+        "bot_hard": _("Bot (%(level)s)") % {"level": BotLevel.HARD.label},
+        "no_timer": _("No timer"),
+        "pace_seconds": _("%(seconds)s s per turn"),
+        "game_names": {entry.slug: str(entry.name) for entry in CATALOG},
     }
 
 
@@ -64,6 +73,14 @@ def table_strings() -> dict[str, object]:
         "table_closed": _("This table is closed."),
         "watching_turn": _("You are watching. %(name)s is playing."),
         "game_n_of_m": _("Game %(n)s of %(m)s"),
+        # Fair deals (static/js/fair.js)
+        "fair_label": _("Fair deal"),
+        "fair_seeding": _("shuffling with every player's seed (commitment %(commitment)s)"),
+        "fair_commitment": _("commitment %(commitment)s"),
+        "fair_commitment_title": _("SHA-256 of the server's secret seed, shown before any player's seed: %(commitment)s"),
+        "fair_check_link": _("Fair deal: see the check of every deal"),
+        "fair_how": _("How it works"),
+        "fair_waiting_seeds": _("Shuffling: every player's browser adds a random seed to the deal (a few seconds)."),
         # Seats and badges
         "you": _("you"),
         "tiles_forms": _forms("%(count)s tile", "%(count)s tiles"),
@@ -75,8 +92,6 @@ def table_strings() -> dict[str, object]:
         "badge_autopilot": _("Autopilot"),
         "badge_left": _("Left"),
         "badge_host": _("Host"),
-        "bot_easy": _("Bot · Easy"),
-        "bot_hard": _("Bot · Hard"),
         # The waiting room
         "waiting_for_players": _("Waiting for players"),
         "waiting_all_seated": _("Every seat is taken."),
@@ -181,6 +196,9 @@ def table_strings() -> dict[str, object]:
         "score_twin": _("Dealt the indicator's twin"),
         "score_joker_out": _("Went out by discarding a joker (×2)"),
         "score_double": _("Double game (×2)"),
+        "score_shared": _("Shared win: split equally, points left over one each to the earlier seats"),
+        "score_shared_split": _("%(points)s split %(ways)s ways"),
+        "score_shared_split_extra": _("%(points)s split %(ways)s ways, +1 left over"),
         "game_total": _("This game"),
         "match_scores": _("The match so far"),
         "game": _("Game"),

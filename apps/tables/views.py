@@ -1,4 +1,5 @@
-"""Pages of the tables: the lobby, Play now, a table, a match and its game records.
+"""Pages of the tables: the lobby, Play now, a table, a match and its game records, and how a match's
+deals are checked (the fair-deal page, with the specification and its checker as files).
 
 Views are thin: they read the request, call `apps.tables.services` (the one write path) and render.
 The live parts (the lobby list, the table) are ES modules in static/js that speak docs/protocol.md.
@@ -8,25 +9,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.accounts.services import guest_login
-from apps.catalog.data import CATALOG
+from apps.catalog.data import CATALOG, game_name
 from apps.engine.bots import bot_levels
 from apps.engine.game import is_available
-from apps.tables import services
+from apps.tables import fairness, services
 from apps.tables.access import may_watch
 from apps.tables.forms import OpenTableForm
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, Table
 from apps.tables.options import PACES, pace_label
 from apps.tables.records import game_record
-from apps.tables.snapshot import frame_for, lobby_tables, table_payload
+from apps.tables.snapshot import frame_for_user, lobby_tables
 from apps.tables.ui_strings import lobby_strings, table_strings
 
 PLAY_NOW_GAME = "tile-rummy"
@@ -49,11 +51,25 @@ def _games() -> list[dict[str, Any]]:
     ]
 
 
+def _bot_label(level: str) -> str:
+    return str(_("Bot (%(level)s)") % {"level": BotLevel(level).label})
+
+
+def _worded(entry: dict[str, Any]) -> dict[str, Any]:
+    """A lobby entry with the words the page shows (the entry itself carries codes: apps/tables/snapshot.py)."""
+    return {
+        **entry,
+        "game_name": game_name(entry["game"]),
+        "pace": pace_label(entry["turn_seconds"]),
+        "player_names": [_bot_label(p["bot"]) if p["bot"] else p["name"] for p in entry["players"]],
+    }
+
+
 def _lobby(request: HttpRequest, form: OpenTableForm, status: int = 200) -> HttpResponse:
     games = _games()
     context = {
         "games": games,
-        "tables": lobby_tables(),
+        "tables": [_worded(entry) for entry in lobby_tables()],
         "form": form,
         "strings": lobby_strings(),
         "paces": {game["slug"]: game["paces"] for game in games},
@@ -75,7 +91,7 @@ def open_table(request: HttpRequest) -> HttpResponse:
     user = guest_login(request)
     try:
         table = services.table_open(
-            host=user,
+            by=user,
             game=data["game"],
             seat_count=data["seats"],
             match_length=data["match_length"],
@@ -115,7 +131,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
     user = guest_login(request)
     try:
         table = services.table_open(
-            host=user, game=game, seat_count=2, match_length=1, turn_seconds=PACES[game][0], bots=[_strongest_bot(game)]
+            by=user, game=game, seat_count=2, match_length=1, turn_seconds=PACES[game][0], bots=[_strongest_bot(game)]
         )
         services.table_start(table_id=table.pk, by=user)
     except services.TableError as error:
@@ -136,7 +152,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     seated = user_id is not None and table.seats.filter(user_id=user_id).exists()
     if not may_watch(table, request.user, invite):
         raise Http404(_("There is no such table."))
-    frame = frame_for(table_payload(table.pk), user_id)
+    frame = frame_for_user(table.pk, user_id)
     invite_path = reverse("tables:table", args=[table.pk]) + (f"?invite={table.invite_token}" if table.private else "")
     context = {
         "table": table,
@@ -158,7 +174,7 @@ def join_table(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         services.table_join(
             table_id=table_id,
-            user=request.user,  # type: ignore[arg-type]
+            by=request.user,  # type: ignore[arg-type]
             seat_index=int(seat) if seat and seat.isdigit() else None,
             invite_token=invite,
         )
@@ -177,7 +193,29 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404(_("There is no such match."))
     games = list(match.games.order_by("number"))
     players = list(match.players.order_by("seat"))
-    return render(request, "tables/match.html", {"match": match, "games": games, "players": players})
+    fair = fairness.match_check(match)
+    names = {player.seat: player.name for player in players}
+    fair_seats = [{"name": names.get(seat, ""), "seed": seed} for seat, seed in enumerate(fair.player_seeds if fair else ())]
+    context = {"match": match, "games": games, "players": players, "fair": fair, "fair_seats": fair_seats}
+    return render(request, "tables/match.html", context)
+
+
+def fair_deals(request: HttpRequest) -> HttpResponse:
+    """How every deal can be checked (SPEC 11), for players; the exact specification is a file below."""
+    return render(request, "tables/fair_deals.html")
+
+
+#: The files of the fair-deal page: the specification (docs/fair-deals.md) and its independent checker.
+FAIR_DEAL_FILES = {"fair-deals.md": "text/markdown; charset=utf-8", "fair_check.py": "text/x-python; charset=utf-8"}
+
+
+def fair_deals_file(request: HttpRequest, name: str) -> FileResponse:
+    content_type = FAIR_DEAL_FILES.get(name)
+    if content_type is None:
+        raise Http404(_("There is no such file."))
+    response = FileResponse(open(settings.BASE_DIR / "docs" / name, "rb"), content_type=content_type)
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    return response
 
 
 def game_record_download(request: HttpRequest, game_id: int) -> HttpResponse:

@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { tileName, tileNames } from "./tiles.js";
+import { seatName } from "./names.js";
 
 const KEEP = 40;
 
@@ -33,7 +34,7 @@ export class EventLog {
 
 function diff(before, after) {
   const lines = [];
-  const names = after.table.seats.map((seat) => seat.name);
+  const names = after.table.seats.map(seatName);
   const a = before.view;
   const b = after.view;
   const gameBefore = before.table.current_game ? before.table.current_game.id : null;

@@ -7,6 +7,7 @@ import { focusedKey, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { Rack } from "./rack.js";
 import { avatar, commonBadges } from "./seats.js";
+import { seatName } from "./names.js";
 
 /** A button of the action bar: `key` finds it again after a redraw, `shortcut` is shown as a key. */
 export function actionButton(key, label, shortcut, enabled, onclick, primary = false) {
@@ -128,7 +129,7 @@ export class GameTable {
     this.els.meBar.replaceChildren(
       avatar(info, { active: turn, clock: this.page.clock }),
       h("div", { class: "me__who" },
-        h("p", { class: "me__name" }, info.name, " ", h("span", { class: "me__you" }, t("you"))),
+        h("p", { class: "me__name" }, seatName(info), " ", h("span", { class: "me__you" }, t("you"))),
         h("p", { class: "me__status", role: "status" }, this.statusText())),
       h("div", { class: "me__side" },
         badges,
@@ -156,7 +157,7 @@ export class GameTable {
     if (view.over) return t("game_over");
     if (view.turn !== this.mine) {
       const seat = this.frame.table.seats[view.turn];
-      return seat && seat.bot ? t("bot_thinking", { name: seat.name }) : t("their_turn_name", { name: seat ? seat.name : "" });
+      return seat && seat.bot ? t("bot_thinking", { name: seatName(seat) }) : t("their_turn_name", { name: seatName(seat) });
     }
     return this.yourTurnText();
   }

@@ -10,6 +10,7 @@ import {
   HOUSE, arrangeMeld, contains, layOffSides, openingTotal, readMeld, tileElement, tileName, tileNames,
 } from "./tiles.js";
 import { restoreRoving, rovingGroup } from "./roving.js";
+import { seatName } from "./names.js";
 
 const OPENING = 45;
 
@@ -133,7 +134,7 @@ export class HouseTable extends GameTable {
       container.replaceChildren();
       return;
     }
-    const names = this.frame.table.seats.map((seat) => seat.name);
+    const names = this.frame.table.seats.map(seatName);
     const focusKey = focusedKey(container);
     if (!view.melds.length) {
       container.replaceChildren(h("p", { class: "melds__empty" }, t("no_melds_yet")));

@@ -11,6 +11,11 @@ function load() {
   return strings;
 }
 
+/** The value under `key` as the page rendered it (a string, a list of forms, or a map). */
+export function raw(key) {
+  return load()[key];
+}
+
 /** The translated string `key`, with `%(name)s` placeholders filled from `vars`. */
 export function t(key, vars = {}) {
   const text = load()[key];

@@ -5,6 +5,7 @@
 import { Connection } from "./connection.js";
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { gameName, paceLabel, seatName } from "./names.js";
 
 const list = document.getElementById("lobby-tables");
 const compact = list && list.dataset.compact === "1";
@@ -28,12 +29,12 @@ function row(entry) {
   const free = entry.seat_count - entry.taken;
   const item = h("li", { class: `lobby-table lobby-table--${entry.status}`, dataset: { id: String(entry.id), game: entry.game } });
   item.append(h("div", { class: "lobby-table__main" },
-    h("p", { class: "lobby-table__game" }, entry.game_name, " ", h("span", { class: "lobby-table__id" }, t("table_n", { id: entry.id }))),
-    h("p", { class: "lobby-table__players" }, entry.players.join(", "))));
+    h("p", { class: "lobby-table__game" }, gameName(entry.game), " ", h("span", { class: "lobby-table__id" }, t("table_n", { id: entry.id }))),
+    h("p", { class: "lobby-table__players" }, entry.players.map(seatName).join(", "))));
   const facts = h("ul", { class: "lobby-table__facts" },
     h("li", {}, h("span", { class: `status-chip status-chip--${entry.status}` }, open ? t("open") : t("playing"))),
     h("li", { "aria-label": t("seats_taken", { taken: entry.taken, count: entry.seat_count }) }, seatDots(entry), " ", t("seats_taken", { taken: entry.taken, count: entry.seat_count })),
-    h("li", {}, entry.pace),
+    h("li", {}, paceLabel(entry.turn_seconds)),
     h("li", {}, entry.match_length > 1 ? tn("match_of_games", entry.match_length) : t("single_game")),
     h("li", {}, h("span", { class: `rated-chip${entry.rated ? " is-rated" : ""}` }, entry.rated ? t("rated") : t("unrated"))));
   item.append(facts);

@@ -10,6 +10,7 @@ import { GameTable, actionButton, pileSpot } from "./game-table.js";
 import { t, tn } from "./i18n.js";
 import { restoreRoving, rovingGroup } from "./roving.js";
 import { REARRANGE, arrangeMeld, readMeld, tileElement, tileName, tileNames } from "./tiles.js";
+import { seatName } from "./names.js";
 
 const DRAFT_DELAY_MS = 600;
 
@@ -267,7 +268,7 @@ export class RearrangeTable extends GameTable {
 
   ceremony() {
     const view = this.view;
-    const names = this.frame.table.seats.map((seat) => seat.name);
+    const names = this.frame.table.seats.map(seatName);
     const rounds = view.ceremony.map((draws) => h("li", {}, ...draws.map((draw) => h("span", { class: "ceremony__draw" },
       tileElement(draw.tile, { inert: true, className: "tile--small", label: t("drew_tile", { name: names[draw.seat], tile: tileName(draw.tile) }) }),
       h("span", { class: "ceremony__name", "aria-hidden": "true" }, names[draw.seat])))));

@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { has, t, tn } from "./i18n.js";
+import { seatName } from "./names.js";
 
 function lineLabel(line) {
   const key = `score_${line.key}`;
@@ -14,6 +15,7 @@ function lineDetail(line) {
   const params = line.params || {};
   if ("tiles" in params) return tn("tiles", params.tiles);
   if ("jokers" in params) return `${params.jokers} × 50`;
+  if ("split" in params) return t(params.extra ? "score_shared_split_extra" : "score_shared_split", { points: params.split, ways: params.ways });
   return line.detail;
 }
 
@@ -42,7 +44,7 @@ export function renderResults(root, frame, actions) {
     root.replaceChildren();
     return false;
   }
-  const names = table.seats.map((seat) => seat.name);
+  const names = table.seats.map(seatName);
   const panel = h("div", { class: "results__panel", tabindex: "-1" });
   const gameNumber = table.current_game ? table.current_game.number : match ? match.games_played : 1;
   const length = match ? match.length : table.match_length;
@@ -67,7 +69,7 @@ export function renderResults(root, frame, actions) {
     if (me && me.user_id === table.host_id) {
       buttons.append(h("button", { type: "button", class: "button", onclick: actions.newMatch }, t("new_match")));
     }
-    const asked = table.seats.filter((seat) => seat.rematch).map((seat) => seat.name);
+    const asked = table.seats.filter((seat) => seat.rematch).map(seatName);
     if (asked.length) panel.append(h("p", { class: "results__note" }, t("rematch_wanted_by", { names: asked.join(", ") })));
   }
   if (matchOver) buttons.append(h("a", { class: "button button--ghost", href: actions.lobbyUrl }, t("back_to_lobby")));

@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { seatName } from "./names.js";
 
 /** Seats in play order, starting after `mine` (the next player first); everyone for a spectator. */
 export function seatOrder(count, mine) {
@@ -54,7 +55,7 @@ export function renderSeats(container, { frame, clock, badges }) {
     const card = h("article", { class: classes.join(" "), "aria-label": seatLabel(info, player, active, frame) });
     card.append(avatar(info, { active, clock }));
     const body = h("div", { class: "seat__body" });
-    body.append(h("p", { class: "seat__name" }, info.empty ? t("empty_seat") : info.name));
+    body.append(h("p", { class: "seat__name" }, seatName(info)));
     const line = h("p", { class: "seat__line" });
     if (player && !player.left) {
       line.append(h("span", { class: `seat__count${player.tiles <= 3 ? " is-low" : ""}` }, h("span", { class: "mini-back", "aria-hidden": "true" }), tn("tiles", player.tiles)));
@@ -73,7 +74,7 @@ export function renderSeats(container, { frame, clock, badges }) {
 }
 
 function seatLabel(info, player, active, frame) {
-  const parts = [info.empty ? t("empty_seat") : info.name];
+  const parts = [seatName(info)];
   if (player && !player.left) parts.push(tn("tiles", player.tiles));
   if (active) parts.push(t("their_turn"));
   if (player && player.opened) parts.push(t("badge_opened"));

@@ -6,12 +6,14 @@ import { Connection } from "./connection.js";
 import { h } from "./dom.js";
 import { HouseTable } from "./house.js";
 import { EventLog } from "./events.js";
+import { offerSeed, renderFair, seedingText } from "./fair.js";
 import { t, tn } from "./i18n.js";
 import { RearrangeTable } from "./rearrange.js";
 import { renderResults, tickCountdowns } from "./results.js";
 import { commonBadges, renderSeats } from "./seats.js";
 import { TurnClock } from "./timer.js";
 import { renderWaiting } from "./waiting.js";
+import { paceLabel, seatName } from "./names.js";
 
 const app = document.getElementById("table-app");
 const config = app.dataset;
@@ -20,6 +22,7 @@ const byId = (id) => document.getElementById(id) || document.createElement("div"
 const els = {
   app,
   meta: document.getElementById("table-meta"),
+  fair: document.getElementById("fair-line"),
   conn: document.getElementById("conn"),
   seats: document.getElementById("seats"),
   felt: document.getElementById("felt"),
@@ -104,6 +107,8 @@ function render(frame) {
   app.dataset.status = table.status;
   app.dataset.role = frame.seat === null ? "spectator" : "player";
   els.meta.textContent = metaText(table);
+  renderFair(els.fair, frame);
+  offerSeed(frame, (message) => page.connection.send(message));
   log.update(frame);
   renderSeats(els.seats, { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player) });
   renderWaiting(els.prematch, els.felt, frame, config, (message) => page.send(message));
@@ -145,7 +150,7 @@ function metaText(table) {
   } else {
     parts.push(table.match_length > 1 ? tn("match_of_games", table.match_length) : t("single_game"));
   }
-  parts.push(table.pace);
+  parts.push(paceLabel(table.turn_seconds));
   parts.push(table.rated ? t("rated") : t("unrated"));
   if (table.private) parts.push(t("private"));
   return parts.join(" · ");
@@ -156,9 +161,10 @@ function renderFeltStatus(frame) {
   const view = frame.view;
   let text = "";
   if (table.status === "closed") text = t("table_closed");
+  else if (seedingText(frame)) text = seedingText(frame);
   else if (frame.seat === null && view && !view.over && view.turn !== null) {
     const seat = table.seats[view.turn];
-    text = t("watching_turn", { name: seat ? seat.name : "" });
+    text = t("watching_turn", { name: seatName(seat) });
   }
   els.status.textContent = text;
   els.status.hidden = !text;

@@ -2,6 +2,7 @@
 
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { seatName } from "./names.js";
 
 export function renderWaiting(root, felt, frame, config, send) {
   const table = frame.table;
@@ -19,7 +20,7 @@ export function renderWaiting(root, felt, frame, config, send) {
   for (const seat of table.seats) {
     const item = h("li", { class: `waiting__seat${seat.empty ? " is-empty" : ""}` },
       h("span", { class: "waiting__index" }, String(seat.index + 1)),
-      h("span", { class: "waiting__name" }, seat.empty ? t("empty_seat") : seat.name));
+      h("span", { class: "waiting__name" }, seatName(seat)));
     if (seat.empty && mine === null && config.signedIn) {
       const form = h("form", { method: "post", action: config.joinUrl, class: "inline-form" },
         h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: config.csrf }),

@@ -66,12 +66,12 @@ def test_a_moderator_cannot_ban_themselves(client, moderator):
 
 def test_a_banned_user_is_refused_a_seat_until_the_ban_ends():
     troll = make_user("troll")
-    table = tables.table_open(host=make_user("host"), game="tile-rummy", seat_count=2)
+    table = tables.table_open(by=make_user("host"), game="tile-rummy", seat_count=2)
     user_ban(user_id=troll.pk, until=timezone.now() + timedelta(days=1), reason="spam")
     with pytest.raises(tables.NotAllowed):
-        tables.table_join(table_id=table.pk, user=User.objects.get(pk=troll.pk))
+        tables.table_join(table_id=table.pk, by=User.objects.get(pk=troll.pk))
     user_ban(user_id=troll.pk, until=timezone.now() - timedelta(seconds=1), reason="spam")
-    assert tables.table_join(table_id=table.pk, user=User.objects.get(pk=troll.pk)).user_id == troll.pk
+    assert tables.table_join(table_id=table.pk, by=User.objects.get(pk=troll.pk)).user_id == troll.pk
 
 
 def test_lifting_a_ban_is_logged_too(client, moderator):

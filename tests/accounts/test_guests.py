@@ -66,14 +66,14 @@ def test_the_guest_start_sends_the_guest_back_where_they_were_but_never_off_site
 
 def test_a_guest_can_take_a_seat():
     host = make_user("host")
-    table = tables.table_open(host=host, game="tile-rummy", seat_count=2)
-    seat = tables.table_join(table_id=table.pk, user=guest_create())
+    table = tables.table_open(by=host, game="tile-rummy", seat_count=2)
+    seat = tables.table_join(table_id=table.pk, by=guest_create())
     assert seat.user.is_guest
 
 
 def test_a_visitor_without_an_account_cannot_take_a_seat(client):
     host = make_user("host")
-    table = tables.table_open(host=host, game="tile-rummy", seat_count=2)
+    table = tables.table_open(by=host, game="tile-rummy", seat_count=2)
     response = client.post(reverse("tables:join", args=[table.pk]))
     assert response.status_code == 302 and reverse("account_login") in response["Location"]
     assert table.seats.filter(user__isnull=True).count() == 1
@@ -153,8 +153,8 @@ def test_the_cleanup_removes_old_unused_guests_and_keeps_the_rest():
     idle_for_long = old_guest(40, "Guest-idle")
     finished_match([(idle_for_long, 1), (make_user("cleo"), 2)], rated=False)
     seated = old_guest(40, "Guest-seated")
-    table = tables.table_open(host=make_user("host"), game="tile-rummy", seat_count=2)
-    tables.table_join(table_id=table.pk, user=seated)
+    table = tables.table_open(by=make_user("host"), game="tile-rummy", seat_count=2)
+    tables.table_join(table_id=table.pk, by=seated)
     registered = make_user("dan", last_seen=timezone.now() - timedelta(days=400))
 
     assert guests_cleanup() == 2

@@ -13,8 +13,8 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from apps.accounts.language import language_for_scope
 from apps.accounts.models import User
+from apps.live.language import language_of
 from rummysite.asgi import application
 from tests.leaderboards.factories import make_user
 
@@ -118,7 +118,7 @@ def scope(cookie: str = "", accept: str = "") -> dict[str, object]:
     ],
 )
 def test_a_websocket_is_in_the_language_its_page_was_in(cookie, accept, language):
-    assert language_for_scope(scope(cookie, accept)) == language
+    assert language_of(scope(cookie, accept)) == language
 
 
 @pytest.mark.django_db(transaction=True)

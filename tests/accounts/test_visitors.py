@@ -36,7 +36,7 @@ def test_a_visitor_reaches_a_players_profile(client):
 
 
 def test_a_visitor_can_watch_an_open_table(client):
-    table = tables.table_open(host=make_user("host"), game="tile-rummy", seat_count=2, bots=["easy"])
+    table = tables.table_open(by=make_user("host"), game="tile-rummy", seat_count=2, bots=["easy"])
     assert client.get(reverse("tables:table", args=[table.pk])).status_code == 200
 
 

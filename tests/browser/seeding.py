@@ -79,8 +79,12 @@ def put_state(table_id: int, state: object, *, with_deal: bool = False) -> int:
     from django.utils import timezone
 
     from apps.engine.game import get_rules
+    from apps.tables import services
     from apps.tables.models import Game, Table
 
+    waiting = Table.objects.filter(pk=table_id, due_action=Table.Due.DEAL).values_list("due_at", flat=True).first()
+    if waiting is not None:  # the match waits for its players' seeds: deal as if the window were over
+        services.table_due(table_id=table_id, action=Table.Due.DEAL, now=waiting)
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         rules = get_rules(table.game)
@@ -103,8 +107,8 @@ def seeded_rearrange_table(host_id: int) -> int:
 
     host = User.objects.get(pk=host_id)
     rival, _ = User.objects.get_or_create(username="Rival-player")
-    table = services.table_open(host=host, game="tile-rummy-rearrange", seat_count=2, turn_seconds=120)
-    services.table_join(table_id=table.pk, user=rival)
+    table = services.table_open(by=host, game="tile-rummy-rearrange", seat_count=2, turn_seconds=120)
+    services.table_join(table_id=table.pk, by=rival)
     services.table_start(table_id=table.pk, by=host)
     return put_state(table.pk, rearrange_position())
 
@@ -132,7 +136,7 @@ def seeded_house_table(host_id: int, seed: int | None = None, state: object = No
 
     host = User.objects.get(pk=host_id)
     table = services.table_open(
-        host=host, game="tile-rummy", seat_count=2, turn_seconds=60, bots=["hard"], match_length=match_length
+        by=host, game="tile-rummy", seat_count=2, turn_seconds=60, bots=["hard"], match_length=match_length
     )
     services.table_start(table_id=table.pk, by=host)
     if state is None:

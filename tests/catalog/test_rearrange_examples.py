@@ -43,7 +43,7 @@ def test_every_rearrange_example_agrees_with_the_engine(rearrange_rules):
 
 def test_both_ends_of_a_game_are_scored_by_the_engine_and_sum_to_zero(rearrange_rules):
     examples = rearrange.rearrange_examples()
-    for end in (examples.rummy, examples.pool_out):
+    for end in (examples.rummy, examples.pool_out, examples.pool_shared):
         assert sum(end.example.totals) == 0
         assert [sum(row.points[seat] for row in end.example.rows) for seat in range(len(end.racks))] == end.example.totals
 
@@ -58,3 +58,24 @@ def test_the_rearrange_rules_page_shows_the_examples(client, rearrange_rules):
     html = client.get(reverse("catalog:rules", args=["tile-rummy-rearrange"])).content.decode()
     assert "End turn accepted" in html and "End turn refused" in html and "36 points" in html
     assert "from the rack" in html and "Rummy" in html and "<strong>+59</strong>" in html
+
+
+def test_the_shared_win_example_gives_the_point_left_over_to_the_earlier_seat(rearrange_rules):
+    # SPEC 4, decisions: Ana (seat 1) and Cleo (seat 3) tie; Ben's 3 points split 2 and 1, Ana first.
+    shared = rearrange.rearrange_examples().pool_shared.example
+    rows = {row.label: row.points for row in shared.rows}
+    assert rows == {"Rack minus the winner's rack": [0, -3, 0], "Shared win: split equally, points left over one each to the earlier seats": [2, 0, 1]}
+    assert shared.totals == [2, -3, 1]
+
+
+def test_the_rearrange_rules_page_says_how_a_shared_win_is_split(client, rearrange_rules):
+    html = " ".join(client.get(reverse("catalog:rules", args=["tile-rummy-rearrange"])).content.decode().split())
+    assert "Winners who share the game split the plus equally, in whole points." in html
+    assert "Points that do not divide evenly go one each to the winners in the lowest-numbered seats: Seat 1 before Seat 2" in html
+    assert "the point left over goes to Ana, who sits in the earlier seat." in html
+    assert "The score of a shared win, with a point left over" in html
+
+
+def test_the_rearrange_rules_page_says_a_group_may_be_reordered_on_the_opening_turn(client, rearrange_rules):
+    html = client.get(reverse("catalog:rules", args=["tile-rummy-rearrange"])).content.decode()
+    assert "keep exactly the tiles they have (the tiles of a group may be put in another order)" in html

@@ -54,6 +54,12 @@ def test_the_house_rules_page_shows_what_the_engine_computed(client):
         assert word in html
 
 
+def test_the_house_rules_page_says_tiles_count_by_face_on_a_timeout_and_who_may_take_a_discard(client):
+    html = client.get(reverse("catalog:rules", args=["tile-rummy"])).content.decode()
+    assert "if you already held a tile just like the one drawn and laid one of the two, the one left counts as the drawn tile" in html
+    assert "a discard the next player did not take because they left the table or ran out of time" in html
+
+
 @pytest.mark.parametrize("entry", CATALOG, ids=lambda entry: entry.slug)
 def test_each_game_has_a_rules_page_readable_without_an_account(client, entry):
     response = client.get(reverse("catalog:rules", args=[entry.slug]))

@@ -49,6 +49,22 @@ def test_meld_gives_the_reason_when_invalid(capsys: pytest.CaptureFixture[str], 
     assert run(capsys, "meld", "--game", "tile-rummy", *tiles) == (0, {"valid": False, "kind": None, "points": 0, "reason": reason}, "")
 
 
+@pytest.mark.parametrize(("game", "noun"), [("tile-rummy", "meld"), ("tile-rummy-rearrange", "set")])
+@pytest.mark.parametrize("tiles", ["J J J r5", "r1 J r3 r4 J r6 r7 r8 J r10 r11 r12 r13"])
+def test_meld_refuses_three_jokers_in_either_game_quoting_the_input(
+    capsys: pytest.CaptureFixture[str], game: str, noun: str, tiles: str
+) -> None:
+    # Issue 13: both were once answered valid; there are only two jokers (SPEC 2).
+    reason = f"{tiles!r} is not a {noun}: there are only two jokers in the game, not 3"
+    assert run(capsys, "meld", "--game", game, *tiles.split()) == (0, {"valid": False, "kind": None, "points": 0, "reason": reason}, "")
+
+
+def test_solve_refuses_a_table_and_rack_with_three_jokers(capsys: pytest.CaptureFixture[str]) -> None:
+    code, output, err = run(capsys, "solve", "--game", "tile-rummy-rearrange", "--table", "r4 J r6", "--rack", "J J r7")
+    assert code == 1 and output is None
+    assert err == "error: --table 'r4 J r6' --rack 'J J r7': there are only two jokers in the game, not 3\n"
+
+
 def test_meld_refuses_a_word_that_is_not_a_tile(capsys: pytest.CaptureFixture[str]) -> None:
     code, output, err = run(capsys, "meld", "--game", "tile-rummy", "r5", "x6", "r7")
     assert code != 0 and output is None and "'x6' is not a tile" in err

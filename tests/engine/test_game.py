@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from apps.engine.errors import EngineError, IllegalMove, InvalidMove
 from apps.engine.game import GameResult, Rules, ScoreLine, SeatScore, game_slugs, get_rules, is_available
+from apps.engine.tiles import COLOURS, JOKER, Tile, format_tiles
 
 
 def test_the_catalog_has_both_games_and_the_house_game_is_available() -> None:
@@ -45,3 +48,23 @@ def test_results_round_trip_through_their_dict_form() -> None:
     result = GameResult("out", 1, (SeatScore(0, (ScoreLine("table", "Tiles", 5),), 5), SeatScore(1, (), 0, True)))
     assert GameResult.from_dict(result.to_dict()) == result
     assert result.scores == (5, 0)
+
+
+_FACES = st.builds(Tile, st.sampled_from(COLOURS), st.integers(1, 13))
+
+
+@given(
+    slug=st.sampled_from(game_slugs()),
+    real=st.lists(_FACES, max_size=10),
+    jokers=st.integers(3, 6),
+    data=st.data(),
+)
+def test_no_meld_check_of_either_game_accepts_three_or_more_jokers(slug: str, real: list[Tile], jokers: int, data: st.DataObject) -> None:
+    # SPEC 2: there are only two jokers, so a meld with three or more is refused, the reason quoting it.
+    tiles = list(real)
+    for _ in range(jokers):
+        tiles.insert(data.draw(st.integers(0, len(tiles)), label="joker at"), JOKER)
+    check = get_rules(slug).meld_check(tiles)
+    assert not check.valid and check.kind is None and check.points == 0
+    assert check.reason is not None and check.reason.startswith(repr(format_tiles(tiles)))
+    assert check.reason.endswith(f"there are only two jokers in the game, not {jokers}")

@@ -85,6 +85,12 @@ def test_it_refuses_more_jokers_than_half_the_real_tiles() -> None:
     assert message == "'r5 J J' is not a meld: a meld needs at least twice as many real tiles as jokers"
 
 
+@pytest.mark.parametrize("text", ["J J J r5", "r1 J r3 r4 J r6 r7 r8 J r10 r11 r12 r13", "J r2 r3 J r5 r6 r7 J r9 r10"])
+def test_it_refuses_a_meld_with_three_jokers_as_there_are_only_two(text: str) -> None:
+    # Issue 13: a 13-tile run with three jokers met the "twice as many real tiles" rule; SPEC 2 has two jokers.
+    assert problem(text) == f"{text!r} is not a meld: there are only two jokers in the game, not 3"
+
+
 def test_it_refuses_two_jokers_side_by_side() -> None:
     assert "side by side" in problem("r3 r4 J J r7 r8")
 

@@ -7,17 +7,36 @@ tests unless a comment names where it came from.
 from __future__ import annotations
 
 import random
+from collections import Counter
+from dataclasses import replace
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from apps.engine.errors import IllegalMove, InvalidMove
 from apps.engine.game import Auto, Back, Draw, Leave, Move, Timeout
 from apps.engine.house import RULES
-from apps.engine.house.moves import parse_move
+from apps.engine.house.helpers import take_discard_moves
+from apps.engine.house.melds import rack_penalty
+from apps.engine.house.moves import Lay, parse_move
 from apps.engine.house.play import apply
+from apps.engine.house.playout import random_turn
 from apps.engine.house.positions import position
-from apps.engine.house.state import HouseState, Phase
-from apps.engine.tiles import JOKER_IDS, format_melds, format_tiles, parse_tiles, tile_of
+from apps.engine.house.state import HouseState, Phase, TableMeld
+from apps.engine.tiles import (
+    COLOURS,
+    JOKER,
+    JOKER_IDS,
+    Colour,
+    Tile,
+    TileId,
+    format_melds,
+    format_tiles,
+    ids_of,
+    parse_tiles,
+    tile_of,
+)
 
 
 def play(state: HouseState, seat: int, *moves: str) -> HouseState:
@@ -37,6 +56,27 @@ def rack(state: HouseState, seat: int) -> str:
 
 def table(state: HouseState) -> str:
     return format_melds(meld.faces for meld in state.melds)
+
+
+def with_copies_swapped(state: HouseState, face: str) -> HouseState:
+    """The same position with the two physical copies of `face` trading places (on racks, in the pile, the
+    discards and the melds). Which copy is where is hidden: a rule judged by face answers the same."""
+    low, high = ids_of(Tile.parse(face))
+
+    def swap(tile: TileId) -> TileId:
+        return high if tile == low else low if tile == high else tile
+
+    def swapped(tiles: tuple[TileId, ...]) -> tuple[TileId, ...]:
+        return tuple(swap(tile) for tile in tiles)
+
+    return replace(
+        state,
+        racks=tuple(tuple(sorted(swapped(rack))) for rack in state.racks),
+        pile=swapped(state.pile),
+        discards=swapped(state.discards),
+        melds=tuple(TableMeld(swapped(meld.tiles), meld.placed_by, meld.owner) for meld in state.melds),
+        drawn=None if state.drawn is None else swap(state.drawn),
+    )
 
 
 # --- the deal --------------------------------------------------------------------------------------------
@@ -165,6 +205,33 @@ def test_it_refuses_to_lay_a_tile_the_rack_does_not_hold() -> None:
     refused(position(["r5 r6 k1", "b5 b6"], opened=[0]), 0, "lay r5 y5 r5", "different colours")
 
 
+def test_it_refuses_a_lay_naming_three_jokers_as_there_are_only_two() -> None:
+    state = position(["J J r1 r3 r4 r6 r7 r8 r10 r11 r12 r13 y5 y6 k3 k5 b9", "b5 b6"], opened=[0])
+    refused(state, 0, "lay r1 J r3 | J y5 y6 | k3 J k5", "You have 2 J on your rack, not 3")
+    refused(state, 0, "lay r1 J r3 r4 J r6 r7 r8 J r10 r11 r12 r13", "there are only two jokers in the game, not 3")
+
+
+_RUNS_AROUND_A_JOKER = st.lists(st.tuples(st.sampled_from(COLOURS), st.integers(1, 11)), min_size=3, max_size=5)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), turns=st.integers(0, 12), runs=_RUNS_AROUND_A_JOKER)
+def test_no_lay_naming_three_or_more_jokers_is_ever_accepted(seed: int, turns: int, runs: list[tuple[Colour, int]]) -> None:
+    # Any position of a random game, at the seat's laying step; the lay names one joker per meld, in 3-5
+    # melds like "r4 J r6". The rack can never hold three jokers, so the move is refused.
+    rng = random.Random(seed)
+    state = RULES.new_game(2, rng)
+    for _ in range(turns):
+        state, _ = random_turn(state, rng)
+        if state.phase is Phase.OVER:
+            return
+    if state.phase is Phase.DRAW:
+        state = play(state, state.turn, "draw")
+    lay = Lay(tuple((Tile(colour, start), JOKER, Tile(colour, start + 2)) for colour, start in runs))
+    with pytest.raises(IllegalMove):
+        apply(state, state.turn, lay)
+
+
 def test_it_refuses_to_lay_down_the_last_tile() -> None:
     refused(position(["r5 r6 r7", "b5 b6"], opened=[0]), 0, "lay r5 r6 r7", "keep one tile to discard")
 
@@ -278,6 +345,57 @@ def test_tiles_under_the_last_discard_can_never_be_taken() -> None:
     refused(state, 0, "take r5 r6 b5", "already drawn")
 
 
+def test_once_the_player_after_a_discard_leaves_nobody_can_take_it() -> None:
+    # SPEC 3, decisions: only the player whose turn comes right after a discard may take it. Seat 1 stands up
+    # instead; seat 2 could make r5 r6 r7, but the r7 is closed to everyone, in the rules and in the view.
+    state = play(position(["b1 r7", "b5 b6 b9", "r5 r6 k1"], opened=[0, 1, 2]), 0, "discard r7")
+    assert "take" in RULES.legal_actions(state, 1) and "take" not in RULES.legal_actions(state, 2)
+    state = RULES.leave(state, 1)
+    assert state.turn == 2 and state.phase is Phase.DRAW
+    assert "take" not in RULES.legal_actions(state, 2) and take_discard_moves(state, 2) == []
+    assert RULES.view_for(state, 2)["discard_open"] is False
+    refused(state, 2, "take r5 r6 r7", "there is none")
+    state = play(state, 2, "draw")  # the turn itself goes on as usual
+    assert state.phase is Phase.PLAY
+
+
+@pytest.mark.parametrize("table_move", [Timeout(), Auto()], ids=["timeout", "autopilot"])
+def test_a_discard_the_next_player_lets_pass_on_a_timeout_is_out_of_reach(table_move: Move) -> None:
+    state = play(position(["b1 r7", "b5 b6 b9", "r5 r6 k1"], pile="y3", opened=[0, 1, 2]), 0, "discard r7")
+    state = apply(state, 1, table_move)  # the table draws the y3 for seat 1 and discards it
+    assert str(tile_of(state.discards[-1])) == "y3" and state.turn == 2
+    refused(state, 2, "take r5 r6 r7", "the last discard, y3, must go into the new meld")
+
+
+def test_the_next_player_keeps_the_discard_when_the_player_who_discarded_it_leaves() -> None:
+    state = play(position(["b1 r7 k2", "r5 r6 b9", "y2 y3"], opened=[0, 1, 2]), 0, "discard r7")
+    state = RULES.leave(state, 0)
+    state = play(state, 1, "take r5 r6 r7")
+    assert table(state) == "r5 r6 r7" and rack(state, 1) == "b9"
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), seats=st.integers(3, 4), turns=st.integers(1, 25))
+def test_whenever_the_seat_to_draw_leaves_nobody_can_take_the_last_discard(seed: int, seats: int, turns: int) -> None:
+    # Random legal games, stopped at the start of a turn with a discard on offer: the seat to draw leaves.
+    rng = random.Random(seed)
+    state = RULES.new_game(seats, rng)
+    for _ in range(turns):
+        state, _ = random_turn(state, rng)
+        if state.phase is Phase.OVER:
+            return
+    assert state.phase is Phase.DRAW and state.discard_open
+    after = RULES.leave(state, state.turn)
+    for seat in after.in_play:
+        assert "take" not in RULES.legal_actions(after, seat)
+        assert take_discard_moves(after, seat) == []
+        assert RULES.view_for(after, seat)["discard_open"] is False
+    # Every take that would have been legal with the discard still open is refused.
+    for move in take_discard_moves(replace(after, discard_open=True), after.turn):
+        with pytest.raises(IllegalMove, match="there is none"):
+            apply(after, after.turn, move)
+
+
 # --- going out and the end -------------------------------------------------------------------------------------
 
 
@@ -322,6 +440,77 @@ def test_timeout_keeps_what_was_laid_and_discards_the_most_expensive_when_the_dr
     state = apply(state, 0, Timeout())
     assert table(state) == "r5 r6 r7"
     assert rack(state, 0) == "b13 k2 k13"  # the y1 goes first: -25 on the rack
+
+
+@pytest.mark.parametrize("drawn_copy", ["the higher id", "the lower id"])
+@pytest.mark.parametrize("table_move", [Timeout(), Auto()], ids=["timeout", "autopilot"])
+def test_the_drawn_tile_is_judged_by_face_so_the_timeout_discards_the_copy_still_on_the_rack(
+    drawn_copy: str, table_move: Move
+) -> None:
+    # Issue 13, found by an outside referee: seat 0 holds a k12, draws the other k12, lays "J k11 k12 | r1 r2
+    # r3" (its opening: 30 + 15) and times out. Moves name faces, so a k12 is still "the drawn tile" (SPEC 3,
+    # decisions) and the table discards it, never the b1, whichever physical copy was drawn.
+    state = position(["k11 k12 J r1 r2 r3 b1", "b5 b6"], pile="k12", phase="draw")
+    if drawn_copy == "the lower id":  # the copy the lay takes first: the engine once thought it gone
+        state = with_copies_swapped(state, "k12")
+    state = play(state, 0, "draw", "lay J k11 k12 | r1 r2 r3")
+    assert RULES.view_for(state, 0)["drawn"] == "k12"  # the view marks the k12 left as the drawn tile
+    state = apply(state, 0, table_move)
+    assert str(tile_of(state.discards[-1])) == "k12" and rack(state, 0) == "b1"
+
+
+def test_once_no_tile_of_the_drawn_face_is_left_the_view_marks_none_as_drawn() -> None:
+    state = play(position(["r5 r6 k1 k2", "b5 b6"], pile="r7", phase="draw", opened=[0]), 0, "draw")
+    assert RULES.view_for(state, 0)["drawn"] == "r7"
+    state = play(state, 0, "lay r5 r6 r7")
+    assert RULES.view_for(state, 0)["drawn"] is None
+    assert str(tile_of(apply(state, 0, Timeout()).discards[-1])) == "k1"  # the most expensive left: -25
+
+
+_FACES = [Tile(colour, number) for colour in COLOURS for number in range(1, 14)]
+_FACES_OR_JOKER = st.sampled_from([*_FACES, Tile(None, None)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    colour=st.sampled_from(COLOURS),
+    number=st.integers(2, 12),
+    extras=st.lists(_FACES_OR_JOKER, min_size=1, max_size=8, unique=True),
+    lays=st.sampled_from(["nothing", "a run", "a run and a set"]),
+    table_move=st.sampled_from([Timeout(), Auto()]),
+)
+def test_timeouts_and_autopilot_discard_by_face_whichever_copy_of_a_face_was_drawn(
+    colour: Colour, number: int, extras: list[Tile], lays: str, table_move: Move
+) -> None:
+    # Any duplicate-face position: seat 0 holds one copy of a face F and draws the other, lays nothing, a run
+    # with F, or a run and a set with F (both copies gone), then the table plays for it. The outcome is the
+    # same whichever physical copy was drawn: F when a tile of that face is left, else the costliest face.
+    face = Tile(colour, number)
+    assume(any(extra != face for extra in extras))  # a tile to keep when everything else goes down
+    set_mates = [Tile(other, number) for other in COLOURS if other is not colour][:2]
+    run = format_tiles([Tile(colour, number - 1), face, Tile(colour, number + 1)])
+    held = [*parse_tiles(run), *set_mates, *(extra for extra in extras if extra != face)]
+    lay = {"nothing": [], "a run": [run], "a run and a set": [run, format_tiles([*set_mates, face])]}[lays]
+    moves = [f"lay {' | '.join(lay)}"] if lay else []
+    outcomes = []
+    for swap in (False, True):
+        indicator = next(str(tile) for tile in _FACES if tile not in held)  # not a face in play here
+        state = position([format_tiles(held), "J"], indicator=indicator, pile=str(face), phase="draw", opened=[0])
+        if swap:
+            state = with_copies_swapped(state, str(face))
+        state = play(state, 0, "draw", *moves)
+        left = [tile_of(tile) for tile in state.racks[0]]
+        after = apply(state, 0, table_move)
+        discarded = tile_of(after.discards[-1])
+        if face in left:
+            assert discarded == face
+        else:
+            real = [tile for tile in left if not tile.is_joker]
+            assert not discarded.is_joker and rack_penalty(discarded) == max(rack_penalty(tile) for tile in real)
+        assert Counter(tile_of(tile) for tile in after.racks[0]) == Counter(left) - Counter([discarded])
+        assert after.away[0] and (after.turn == 1 or after.end == "out")
+        outcomes.append((discarded, sorted(tile.key for tile in left)))
+    assert outcomes[0] == outcomes[1]
 
 
 def test_timeout_on_the_starters_first_turn_discards_the_most_expensive_non_joker() -> None:

@@ -21,7 +21,7 @@ from apps.engine.rearrange.moves import Play
 from apps.engine.rearrange.moves import Timeout as RearrangeTimeout
 from apps.engine.rearrange.play import faces, table_faces
 from apps.engine.rearrange.positions import position
-from apps.engine.rearrange.scoring import rack_total
+from apps.engine.rearrange.scoring import rack_total, shared_win
 from apps.engine.rearrange.state import HAND, RearrangeState
 from apps.engine.records import replay, start_record
 from apps.engine.solver import solve_opening
@@ -103,12 +103,27 @@ def test_a_play_that_breaks_a_rule_is_refused_with_the_rule() -> None:
         RULES.apply(state, 0, play("r5 r6 r7"))
 
 
+def test_a_play_naming_three_jokers_is_refused_as_there_are_only_two() -> None:
+    # One joker on the table, one on the rack: a table with three is not a table of this game (SPEC 2).
+    state = position(["J r1 r2 y5 y6", "y1 y2 y3"], table="r4 J r6", opened=[0])
+    with pytest.raises(IllegalMove, match=r"'r4 J r6 \| r1 r2 J \| J y5 y6' is not a table: there are only two jokers in the game, not 3"):
+        RULES.apply(state, 0, play("r4 J r6 | r1 r2 J | J y5 y6"))
+
+
 def test_the_first_play_must_be_an_opening_of_30() -> None:
     state = position(["r9 y9 b9 k11 k12 k13", "y1 y2 y3"], table="r5 r6 r7", opened=[1])
     with pytest.raises(IllegalMove, match="worth 27"):
         RULES.apply(state, 0, play("r5 r6 r7 | r9 y9 b9"))
     after = RULES.apply(state, 0, play("r5 r6 r7 | k11 k12 k13"))
     assert after.opened == (True, True)
+
+
+def test_an_opening_may_send_a_group_already_on_the_table_in_its_own_order() -> None:
+    # Issue 13 through the game's apply: seat 1's group y7 b7 r7 k7 comes back as r7 y7 b7 k7.
+    state = position(["r10 r11 r12 k1", "y1 y2 y3"], table="y7 b7 r7 k7", opened=[1])
+    state = RULES.apply(state, 0, play("r7 y7 b7 k7 | r10 r11 r12"))
+    assert state.opened[0] and rack_text(state, 0) == "k1"
+    assert table_text(state) == "r7 y7 b7 k7 | r10 r11 r12"
 
 
 def test_from_the_next_turn_the_opener_may_rebuild_the_table() -> None:
@@ -197,6 +212,44 @@ def test_equal_lowest_racks_go_to_fewer_tiles_then_share_the_win() -> None:
     result = RULES.result(RULES.apply(shared, 0, Draw()))
     # Two winners share the 5 points the loser pays: the odd point goes to the earlier seat.
     assert result is not None and (result.winner, result.scores) == (None, (3, 2, -5))
+
+
+def test_a_shared_win_splits_whole_points_and_the_points_left_over_go_to_the_earlier_seats() -> None:
+    # SPEC 4, decisions. Seats 1, 2 and 3 tie on one 2 each; seat 0 pays 19 - 2 = 17: 6, 6 and 5, in seat
+    # order (not from the starter: seat 2 started this game).
+    state = position(["k10 k9", "r2", "y2", "b2"], pool_size=0, passed=[1, 2, 3], turn=0, starter=2)
+    result = RULES.result(RULES.apply(state, 0, Draw()))
+    assert result is not None and (result.winner, result.scores) == (None, (-17, 6, 6, 5))
+    shares = [[(line.key, line.points, line.detail) for line in seat.lines] for seat in result.seats[1:]]
+    assert shares == [
+        [("shared", 6, "17 split 3 ways, +1 left over")],
+        [("shared", 6, "17 split 3 ways, +1 left over")],
+        [("shared", 5, "17 split 3 ways")],
+    ]
+    assert result.seats[1].lines[0].label == "Shared win: split equally, points left over one each to the earlier seats"
+
+
+@given(plus=st.integers(0, 500), winners=st.integers(2, 4))
+def test_shared_wins_give_whole_equal_shares_and_the_rest_one_each_in_seat_order(plus: int, winners: int) -> None:
+    shares = shared_win(plus, winners)
+    assert sum(shares) == plus and len(shares) == winners
+    assert max(shares) - min(shares) <= 1 and list(shares) == sorted(shares, reverse=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(number=st.integers(1, 9), seats=st.integers(2, 4), losses=st.lists(st.integers(1, 4), min_size=4, max_size=4), data=st.data())
+def test_every_pool_end_with_tied_winners_sums_to_zero_with_the_extra_points_in_seat_order(
+    number: int, seats: int, losses: list[int], data: st.DataObject
+) -> None:
+    # Tied winners each hold one tile of `number` (one colour each); every other seat holds a higher tile.
+    tied = sorted(data.draw(st.lists(st.integers(0, seats - 1), min_size=2, max_size=seats, unique=True), label="tied"))
+    colours = iter("rybk")
+    racks = [f"{next(colours)}{number}" if seat in tied else f"k{number + losses[seat]}" for seat in range(seats)]
+    state = position(racks, pool_size=0, passed=[seat for seat in range(seats) if seat != 0], turn=0)
+    result = RULES.result(RULES.apply(state, 0, Draw()))
+    assert result is not None and result.winner is None and sum(result.scores) == 0
+    plus = sum(losses[seat] for seat in range(seats) if seat not in tied)
+    assert [result.scores[seat] for seat in tied] == list(shared_win(plus, len(tied)))
 
 
 # --- timeouts, autopilot and leaving (SPEC 4 "Time limit (optional)", section 3 "Time, autopilot, leaving") ----------

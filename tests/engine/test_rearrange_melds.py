@@ -94,6 +94,12 @@ def test_two_jokers_may_sit_in_one_set() -> None:
     assert meld("J r5 J y5").kind == "set"
 
 
+@pytest.mark.parametrize("text", ["J J J r5", "r5 J J J", "r1 J r3 r4 J r6 r7 r8 J r10 r11 r12 r13", "J J y7 J"])
+def test_it_refuses_a_set_with_three_jokers_as_there_are_only_two(text: str) -> None:
+    # Issue 13: "J J J r5" read as the run 2-5; SPEC 2 has two jokers.
+    assert problem(text) == f"{text!r} is not a set: there are only two jokers in the game, not 3"
+
+
 def test_one_tile_with_two_jokers_reads_as_a_run_where_it_can() -> None:
     # SPEC 4 decisions: r5 J J is the run 5-6-7, worth 18.
     run = meld("r5 J J")

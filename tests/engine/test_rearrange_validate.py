@@ -4,10 +4,12 @@ one readable error per failing condition. Positions are written in notation; whe
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from apps.engine.errors import IllegalMove
 from apps.engine.rearrange.validate import PlayCheck, check_play
-from apps.engine.tiles import Tile, parse_melds, parse_tiles
+from apps.engine.tiles import COLOURS, JOKER, Colour, Tile, format_melds, parse_melds, parse_tiles
 
 
 def play(start: str, rack: str, table: str, *, opened: bool = True) -> PlayCheck:
@@ -112,6 +114,42 @@ def test_an_opening_beside_untouched_sets_is_legal() -> None:
     assert check.opening_points == 36
 
 
+def test_an_opening_may_write_a_group_on_the_table_in_another_order() -> None:
+    # Issue 13: a bot client or another front end sends the sets in its own order. SPEC 4, decisions: the
+    # same tiles in each set; the order of a group's tiles does not matter.
+    check = play("y7 b7 r7 k7", "r10 r11 r12 k1", "r7 y7 b7 k7 | r10 r11 r12", opened=False)
+    assert (check.opening_points, placed(check)) == (33, ["r10", "r11", "r12"])
+    assert play("r9 J b9 | k2 k3 k4", "y11 y12 y13", "k2 k3 k4 | J b9 r9 | y11 y12 y13", opened=False).opening_points == 36
+
+
+def test_an_opening_may_not_turn_a_group_into_a_run_of_the_same_tiles() -> None:
+    # r13 J J can only be a group of 13s; J J r13 is the run 11-12-13: another set, though the same tiles.
+    message = refused("r13 J J", "k10 k11 k12", "J J r13 | k10 k11 k12", opened=False)
+    assert message == "On your opening turn the sets already on the table stay as they were: 'r13 J J' was changed"
+
+
+def test_an_opening_keeps_a_runs_jokers_where_they_were() -> None:
+    # A run's order is its numbers: r5 J J (5-6-7) and J r5 J (4-5-6) are different runs.
+    assert "'r5 J J' was changed" in refused("r5 J J", "k10 k11 k12", "J r5 J | k10 k11 k12", opened=False)
+
+
+@given(
+    number=st.integers(1, 13),
+    colours=st.lists(st.sampled_from(COLOURS), min_size=3, max_size=4, unique=True),
+    joker=st.booleans(),
+    data=st.data(),
+)
+def test_an_opening_accepts_a_group_on_the_table_in_any_order(
+    number: int, colours: list[Colour], joker: bool, data: st.DataObject
+) -> None:
+    group = [Tile(colour, number) for colour in colours]
+    if joker:
+        group[data.draw(st.integers(0, len(group) - 1), label="joker for")] = JOKER
+    order = data.draw(st.permutations(group), label="order")
+    check = check_play([group], parse_tiles("b11 b12 b13 k1"), [list(order), parse_tiles("b11 b12 b13")], opened=False)
+    assert check.opening_points == 36 and placed(check) == ["b11", "b12", "b13"]
+
+
 def test_tiles_tacked_onto_a_set_count_nothing_towards_the_opening() -> None:
     # 002: "A tile tacked onto somebody else's set counts nothing towards that thirty."
     assert "was changed" in refused("r11 r12 r13", "r10 k1", "r10 r11 r12 r13", opened=False)
@@ -178,6 +216,20 @@ def test_before_the_opening_no_table_joker_can_be_freed() -> None:
 
 def test_a_rack_joker_goes_anywhere() -> None:
     assert placed(play("r5 r6 r7", "J", "r5 r6 r7 J")) == ["J"]
+
+
+@given(
+    runs=st.lists(st.tuples(st.sampled_from(COLOURS), st.integers(1, 11)), min_size=3, max_size=6),
+    opened=st.booleans(),
+)
+def test_no_play_naming_three_or_more_jokers_is_ever_accepted(runs: list[tuple[Colour, int]], opened: bool) -> None:
+    # Every set legal on its own ("r4 J r6"), one joker each, and a rack said to hold every tile: still
+    # refused, since there are only two jokers in the game (SPEC 2).
+    table = [[Tile(colour, start), JOKER, Tile(colour, start + 2)] for colour, start in runs]
+    rack = [tile for meld in table for tile in meld]
+    with pytest.raises(IllegalMove) as caught:
+        check_play([], rack, table, opened=opened)
+    assert str(caught.value) == f"{format_melds(table)!r} is not a table: there are only two jokers in the game, not {len(runs)}"
 
 
 def test_the_placed_tiles_are_the_new_ones_in_face_order() -> None:

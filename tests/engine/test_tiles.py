@@ -11,6 +11,7 @@ from apps.engine.tiles import (
     JOKER,
     JOKER_IDS,
     Tile,
+    copies_problem,
     format_melds,
     full_set,
     ids_of,
@@ -87,3 +88,10 @@ def test_melds_round_trip_through_the_bar_notation() -> None:
 def test_it_refuses_an_empty_meld_between_bars() -> None:
     with pytest.raises(InvalidMove, match="empty meld"):
         parse_melds("r1 r2 r3 | | k5 y5 b5")
+
+
+def test_no_more_than_two_jokers_or_two_of_a_face_are_ever_in_play_at_once() -> None:
+    # SPEC 2: 106 tiles, each face twice, two jokers.
+    assert copies_problem(parse_tiles("J r5 J r5 k1")) is None
+    assert copies_problem(parse_tiles("J J r5 J")) == "there are only two jokers in the game, not 3"
+    assert copies_problem(parse_tiles("r5 y5 r5 r5")) == "there are only two of each tile in the game, not 3 r5"

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from apps.leaderboards.models import Rating, RatingChange
+from apps.leaderboards.models import AppliedMatch, Rating, RatingChange
 from apps.leaderboards.rating import START_RATING
 from apps.leaderboards.services import matches_waiting_for_ratings, rating_apply_match
 from apps.leaderboards.tasks import rate_match, rate_pending_matches
-from apps.tables.models import Match
 from tests.leaderboards.factories import finished_match, make_user
 
 pytestmark = pytest.mark.django_db
@@ -28,8 +27,7 @@ def test_a_rated_match_updates_each_players_rating_and_stores_the_change_with_th
     changes = {c.user_id: c for c in RatingChange.objects.filter(match=match)}
     assert (changes[ana.pk].before, changes[ana.pk].after, changes[ana.pk].delta, changes[ana.pk].place) == (1000, 1032, 32, 1)
     assert changes[ben.pk].delta == -32
-    match.refresh_from_db()
-    assert match.rated_at is not None
+    assert AppliedMatch.objects.get(match=match).rated
     assert Rating.objects.get(user=ana).matches == 1
 
 
@@ -52,7 +50,7 @@ def test_an_unrated_match_never_changes_a_rating():
 
     assert rate_match(match.pk) is False
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
-    assert Match.objects.get(pk=match.pk).rated_at is None
+    assert not AppliedMatch.objects.exists()
 
 
 def test_a_match_still_being_played_is_not_rated_yet():
@@ -94,7 +92,7 @@ def test_a_rated_match_with_fewer_than_two_registered_players_is_marked_done_wit
     match = finished_match([(ana, 1), (None, 2)])
     assert rating_apply_match(match_id=match.pk) is False
     assert not Rating.objects.exists()
-    assert Match.objects.get(pk=match.pk).rated_at is not None
+    assert not AppliedMatch.objects.get(match=match).rated  # in the ledger, with nothing rated
     assert matches_waiting_for_ratings() == []
 
 

@@ -1,6 +1,6 @@
 """The draw pile's order never leaves the server: fast games of both games (the house game's pile, the
-Rearrange game's pool) played by the Easy bot through the engine, and after every move the payload the site broadcasts (`snapshot.payload_from`,
-the same function the services use) and every viewer's `state` frame (`snapshot.frame_for`), checked:
+Rearrange game's pool) played by the Easy bot through the engine, and after every move what the site publishes (`snapshot.envelope`,
+the same function the services use) and every viewer's `state` frame in it (`snapshot.frame_in`), checked:
 
 - no key that holds hidden state (`racks`, `pile_order`, `deal`, `state`, `gone`); `pile` (`pool`) is
   a count;
@@ -8,7 +8,12 @@ the same function the services use) and every viewer's `state` frame (`snapshot.
   or a text, not as the engine's tile ids;
 - while the game runs, no face appears more often than the viewer may see it (own rack and drawn
   tile, melds, discards, indicator; in the Rearrange game, own rack and the table's sets): nothing of
-  another rack or of the pile.
+  another rack or of the pile;
+- the match's fair-deal server seed (SPEC 11) appears nowhere while the match goes on: not in hex (either
+  case), base64, as a list of its byte values, nor the first bytes of the game's stream that it keys.
+  The games are dealt from fair seeds as the site deals them, and the fair-deal part of the state
+  (`fairness.public_view`, which the state frame carries as `table.match.fair`) is checked on its own
+  too, so it is covered whether or not a frame includes it.
 
 The rows are unsaved model instances: nothing touches the database, so thousands of games are cheap.
 tests/security/test_pile_secrecy.py runs a few games; bench/pile_secrecy.py runs 10,000.
@@ -16,6 +21,8 @@ tests/security/test_pile_secrecy.py runs a few games; bench/pile_secrecy.py runs
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import random
 import re
@@ -29,11 +36,13 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.engine.bots import get_bot
+from apps.engine.fair import FairSeeds
 from apps.engine.game import get_rules
-from apps.engine.match import new_match
+from apps.engine.match import start_match
 from apps.engine.tiles import tile_of
-from apps.tables.models import Game, Match, Seat, Table
-from apps.tables.snapshot import frame_for, payload_from
+from apps.tables.fairness import public_view
+from apps.tables.models import FairDeal, Game, Match, Seat, Table
+from apps.tables.snapshot import envelope, frame_in, seating_of
 
 HOUSE, REARRANGE = "tile-rummy", "tile-rummy-rearrange"
 
@@ -69,6 +78,7 @@ HIDDEN = {
 }
 HIDDEN_KEYS = {"racks", "pile_order", "deal", "state", "gone"}
 PILE_WINDOW = 6
+SEED_WINDOW = 8  # this many consecutive bytes of the server seed, as numbers in a list, is a leak
 FACE = re.compile(r"^(?:[rybk](?:1[0-3]|[1-9])|J)$")
 
 
@@ -78,6 +88,7 @@ class Tally:
     states: int = 0
     frames: int = 0
     bytes: int = 0
+    fair_views: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -114,7 +125,14 @@ def walk(value: Any, skip: frozenset[str] = frozenset()) -> Walk:
     return found
 
 
-def rows_for(game_slug: str, state: Any, engine_match: Any, version: int) -> tuple[Table, list[Seat], Game, Match]:
+def fair_seeds_for(seed: int, seats: int) -> FairSeeds:
+    """The seeds a test match is dealt from: a server seed of its own, seat 0's browser seed, the rest empty."""
+    server = hashlib.sha256(f"pile secrecy {seed}".encode()).digest()
+    return FairSeeds(server, (hashlib.sha256(f"seat 0 of {seed}".encode()).digest()[:16], *(b"",) * (seats - 1)))
+
+
+def rows_for(game_slug: str, state: Any, engine_match: Any, version: int,
+             seeds: FairSeeds | None = None) -> tuple[Table, Game, Match]:
     now = timezone.now()
     table = Table(id=1, game=game_slug, seat_count=state.seats, match_length=engine_match.length, turn_seconds=60,
                   status=Table.Status.PLAYING, version=version, host_id=1, due_action=Table.Due.TIMEOUT,
@@ -124,7 +142,35 @@ def rows_for(game_slug: str, state: Any, engine_match: Any, version: int) -> tup
     match = Match(id=1, table=table, number=1, game=game_slug, state=engine_match.to_dict())
     game = Game(id=1, match=match, number=1, state={}, deal={}, turn=1, deadline=now + timedelta(seconds=60))
     table.match, table.current_game = match, game
-    return table, seats, game, match
+    table.seating = seating_of(seats)
+    if seeds is not None:
+        match.fair_deal = FairDeal(match=match, server_seed=seeds.server_seed.hex(), commitment=seeds.commitment,
+                                   seeds=[seed.hex() for seed in seeds.player_seeds], seeds_until=now, sealed_at=now)
+    return table, game, match
+
+
+class SeedSecrets:
+    """What must never show before the match is over: the server seed in any spelling, and its stream."""
+
+    def __init__(self, seeds: FairSeeds) -> None:
+        seed = seeds.server_seed
+        self.texts = [
+            seed.hex(), seed.hex().upper(),
+            base64.b64encode(seed).decode(), base64.urlsafe_b64encode(seed).decode().rstrip("="),
+            seeds.stream(1).read(16).hex(),
+        ]
+        self.byte_windows = {tuple(seed[at : at + SEED_WINDOW]) for at in range(len(seed) - SEED_WINDOW + 1)}
+
+    def problems(self, value: Any, text: str | None = None) -> list[str]:
+        text = json.dumps(value) if text is None else text
+        found = [f"server seed in the text: {needle[:12]}..." for needle in self.texts if needle in text]
+        for items in walk(value).sequences:
+            numbers = [item for item in items if isinstance(item, int)]
+            for at in range(len(numbers) - SEED_WINDOW + 1):
+                if tuple(numbers[at : at + SEED_WINDOW]) in self.byte_windows:
+                    found.append(f"server seed bytes in a list: {numbers[at : at + SEED_WINDOW]}")
+                    break
+        return found
 
 
 class PileSecrets:
@@ -144,9 +190,11 @@ class PileSecrets:
 
 
 def check_frame(frame: dict[str, Any], state: Any, seat: int | None, secrets: PileSecrets,
-                text: str | None = None) -> list[str]:
+                text: str | None = None, seed: SeedSecrets | None = None) -> list[str]:
     problems = []
     text = json.dumps(frame) if text is None else text
+    if seed is not None:
+        problems += seed.problems(frame, text)
     view = frame["view"]
     # Skipped: the jokers' stand-ins, the scored end, the drawn tile (it is in the rack) and the
     # seating draw (fewer tiles than a window, put back before the deal).
@@ -175,23 +223,30 @@ def check_frame(frame: dict[str, Any], state: Any, seat: int | None, secrets: Pi
 
 
 def play_and_check(seed: int, seats: int, tally: Tally, *, game_slug: str = HOUSE, max_moves: int = 2000) -> None:
-    """One whole game: after every move, every viewer's frame is checked."""
+    """One whole game of a fairly dealt match: after every move, every viewer's frame is checked, and
+    the match's fair-deal part (the match goes on: its server seed stays secret)."""
     rng = random.Random(seed)
     rules = get_rules(game_slug)
     brain = get_bot(game_slug, "easy")
-    engine_match = new_match(game_slug, seats, rng, 1)
-    state = engine_match.deal_next(rng)
+    seeds = fair_seeds_for(seed, seats)
+    seed_secrets = SeedSecrets(seeds)
+    engine_match, state = start_match(game_slug, seats, seeds, 1)
     version = 1
     for _ in range(max_moves):
         tally.states += 1
         secrets = PileSecrets(state, game_slug)
-        payload = payload_from(*rows_for(game_slug, state, engine_match, version), state)
+        rows = rows_for(game_slug, state, engine_match, version, seeds)
+        decoded = json.loads(envelope(*rows, state))
+        fair = public_view(rows[2])
+        tally.fair_views += 1
+        for problem in seed_secrets.problems(fair) if fair is not None else ["the match has no fair-deal part"]:
+            tally.problems.append(f"seed {seed}, fair-deal part, version {version}: {problem}")
         for seat, user_id in [(None, None), *[(index, index + 1) for index in range(seats)]]:
-            text = json.dumps(frame_for(payload, user_id))  # what goes over the wire
+            text = frame_in(decoded, user_id)  # what goes over the wire
             frame = json.loads(text)
             tally.frames += 1
             tally.bytes += len(text)
-            for problem in check_frame(frame, state, seat, secrets, text):
+            for problem in check_frame(frame, state, seat, secrets, text, seed_secrets):
                 tally.problems.append(f"seed {seed}, seat {seat}, version {version}: {problem}")
         if rules.is_over(state):
             break

@@ -21,7 +21,7 @@ def directives(header: str) -> dict[str, str]:
 @pytest.fixture
 def table_url(db):
     alice = make_user("alice")
-    table = services.table_open(host=alice, game="tile-rummy", seat_count=2, bots=["easy"])
+    table = services.table_open(by=alice, game="tile-rummy", seat_count=2, bots=["easy"])
     services.table_start(table_id=table.pk, by=alice)
     return f"/t/{table.pk}/"
 

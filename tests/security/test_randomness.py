@@ -1,7 +1,7 @@
-"""Every shuffle the site deals comes from the operating system's generator (`secrets` /
-`random.SystemRandom`), never from the predictable global `random` or a guessable seed. The engine
-takes its generator as an argument (its seeded simulations and tests pass their own); the site is the
-one that chooses it."""
+"""Every deal the site makes comes from its match's provably fair seeds (SPEC 11), whose server seed is
+drawn from the operating system's generator (`secrets`), never from the predictable global `random` or a
+guessable seed. The engine takes its generator as an argument (its seeded simulations and tests pass
+their own); the site is the one that chooses it."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from apps.engine.fair import FairSeeds, FairStream
 from apps.engine.game import get_rules
+from apps.engine.match import fair_deal
 from apps.tables import services
-from apps.tables.models import Game, Table
+from apps.tables.models import FairDeal, Game, Table
 from tests.tables.helpers import human_move, make_user, run_due
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,8 +80,9 @@ def test_outside_the_engine_a_generator_is_systemrandom_or_seeded_from_secrets()
 
 
 @pytest.mark.django_db
-def test_every_deal_of_a_match_is_shuffled_by_systemrandom(monkeypatch):
-    """Watched where every deal ends up: the game's `new_game(seats, rng, ...)`, which shuffles."""
+def test_every_deal_of_a_match_comes_from_its_fair_seeds(monkeypatch):
+    """Watched where every deal ends up: the game's `new_game(seats, rng, ...)`, which shuffles. Each
+    game is dealt from its own fair stream, and is exactly what the match's sealed seeds deal."""
     seen: list[type] = []
     rules_class = type(get_rules("tile-rummy"))
     real_new_game = rules_class.new_game
@@ -90,9 +93,9 @@ def test_every_deal_of_a_match_is_shuffled_by_systemrandom(monkeypatch):
 
     monkeypatch.setattr(rules_class, "new_game", new_game)
     alice = make_user("alice")
-    table = services.table_open(host=alice, game="tile-rummy", seat_count=2, match_length=3, bots=["easy"])
+    table = services.table_open(by=alice, game="tile-rummy", seat_count=2, match_length=3, bots=["easy"])
     services.table_start(table_id=table.pk, by=alice)
-    rng = random.Random(3)  # the test's own player; only the site's deals must be SystemRandom
+    rng = random.Random(3)  # the test's own player; only the site's deals must be fair
     for _ in range(3000):  # play until the second game of the match is dealt
         table.refresh_from_db()
         if Game.objects.filter(match__table=table).count() >= 2:
@@ -100,7 +103,11 @@ def test_every_deal_of_a_match_is_shuffled_by_systemrandom(monkeypatch):
         if table.due_action in (Table.Due.BOT, Table.Due.NEXT_GAME, Table.Due.AUTOPILOT):
             run_due(table.pk)
         else:
-            services.game_move(table_id=table.pk, user=alice, move=human_move(table.pk, 0, rng))
-    assert Game.objects.filter(match__table=table).count() >= 2
-    assert len(seen) >= 2
-    assert all(kind is random.SystemRandom for kind in seen), seen
+            services.game_move(table_id=table.pk, by=alice, move=human_move(table.pk, 0, rng))
+    games = list(Game.objects.filter(match__table=table).order_by("number"))
+    assert len(games) >= 2 and len(seen) >= 2
+    assert all(kind is FairStream for kind in seen), seen
+    fair = FairDeal.objects.get(match__table=table)
+    seeds = FairSeeds(bytes.fromhex(fair.server_seed), tuple(bytes.fromhex(seed) for seed in fair.seeds))
+    for game in games:
+        assert game.deal == get_rules("tile-rummy").deal_of(fair_deal("tile-rummy", seeds, game.number, game.deal["absent"]))

@@ -10,13 +10,17 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 
 from apps.tables import services
-from apps.tables.consumers import MAX_FRAME_BYTES, RATE_BURST
+from apps.tables.consumers import TableSocket
 from apps.tables.models import Game, MoveLog, Table
 from rummysite.asgi import application
 from tests.tables.helpers import make_user
 from tests.tables.test_consumers import HOST, codes_until_closed, connect, receive
+
+MAX_FRAME_BYTES = TableSocket.max_frame_bytes
+RATE_BURST = settings.LIVE_FRAME_BURST
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 db = sync_to_async
@@ -25,7 +29,7 @@ ACTIONS = ["move", "draft", "back", "leave", "start", "rematch", "new_match"]
 
 async def playing_table(name: str = "alice", turn_seconds: int = 60) -> tuple[Table, object]:
     host = await db(make_user)(name)
-    table = await db(services.table_open)(host=host, game="tile-rummy", seat_count=2, bots=["easy"],
+    table = await db(services.table_open)(by=host, game="tile-rummy", seat_count=2, bots=["easy"],
                                           turn_seconds=turn_seconds)
     await db(services.table_start)(table_id=table.pk, by=host)
     return await db(Table.objects.get)(pk=table.pk), host
@@ -98,7 +102,7 @@ async def test_nobody_without_a_seat_acts_whatever_the_action(action):
 async def test_pongs_answered_together_each_carry_their_own_tables_current_version():
     first, alice = await playing_table("alice")
     second, bob = await playing_table("bob")
-    await db(services.game_move)(table_id=second.pk, user=bob, move="leave")  # second moves on
+    await db(services.game_move)(table_id=second.pk, by=bob, move="leave")  # second moves on
     second = await db(Table.objects.get)(pk=second.pk)
     clients = [await connect(f"/ws/tables/{table.pk}/") for table in (first, second, first, second)]
     for client in clients:

@@ -50,10 +50,10 @@ def site(db):
     guest = make_user("guest-7", guest=True)
     finished_match([(player, 1), (rival, 2)])
     finished_match([(player, 2), (None, 1)], rated=False)
-    waiting = services.table_open(host=rival, game="tile-rummy", seat_count=3)
-    playing = services.table_open(host=player, game="tile-rummy", seat_count=2, bots=["hard"])
+    waiting = services.table_open(by=rival, game="tile-rummy", seat_count=3)
+    playing = services.table_open(by=player, game="tile-rummy", seat_count=2, bots=["hard"])
     match = services.table_start(table_id=playing.pk, by=player)
-    rearrange = services.table_open(host=rival, game="tile-rummy-rearrange", seat_count=2, bots=["easy"])
+    rearrange = services.table_open(by=rival, game="tile-rummy-rearrange", seat_count=2, bots=["easy"])
     services.table_start(table_id=rearrange.pk, by=rival)
     return {"player": player, "rival": rival, "guest": guest, "waiting": waiting, "playing": playing, "rearrange": rearrange, "match": match}
 

@@ -29,12 +29,12 @@ async def test_the_home_page_is_served():
         assert f'href="{link}"' in body
 
 
-async def test_the_health_check_reports_database_channel_layer_and_broker():
+async def test_the_health_check_reports_database_live_bus_and_broker():
     response = await get("/healthz")
     payload = json.loads(response["body"])
     assert response["status"] == 200, payload
     assert payload["ok"] is True
-    assert set(payload["checks"]) == {"database", "channel_layer", "broker"}
+    assert set(payload["checks"]) == {"database", "live_bus", "broker"}
     assert all(check["ok"] for check in payload["checks"].values())
 
 

@@ -63,5 +63,5 @@ def play_match(table_id: int, *, seed: int = 1, max_steps: int = 5000) -> Table:
         seat_index = get_rules(table.game).to_move(state)
         seat = Seat.objects.select_related("user").get(table=table, index=seat_index)
         assert seat.user is not None
-        services.game_move(table_id=table_id, user=seat.user, move=human_move(table_id, seat_index, rng))
+        services.game_move(table_id=table_id, by=seat.user, move=human_move(table_id, seat_index, rng))
     raise AssertionError("the match did not end")

@@ -23,8 +23,8 @@ def moderator_client(client):
 
 def playing_table():
     alice, bob = make_user("alice"), make_user("bob")
-    table = services.table_open(host=alice, game="tile-rummy", seat_count=2)
-    services.table_join(table_id=table.pk, user=bob)
+    table = services.table_open(by=alice, game="tile-rummy", seat_count=2)
+    services.table_join(table_id=table.pk, by=bob)
     services.table_start(table_id=table.pk, by=alice)
     return table
 

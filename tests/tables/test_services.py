@@ -32,8 +32,8 @@ def bob():
 
 
 def two_player_table(host, other, **options):
-    table = services.table_open(host=host, game=HOUSE, seat_count=2, **options)
-    services.table_join(table_id=table.pk, user=other)
+    table = services.table_open(by=host, game=HOUSE, seat_count=2, **options)
+    services.table_join(table_id=table.pk, by=other)
     return table
 
 
@@ -41,7 +41,7 @@ def two_player_table(host, other, **options):
 
 
 def test_the_host_sits_in_the_first_seat_and_bots_sit_at_once(alice):
-    table = services.table_open(host=alice, game=HOUSE, seat_count=4, bots=["easy", "", "hard"])
+    table = services.table_open(by=alice, game=HOUSE, seat_count=4, bots=["easy", "", "hard"])
     seats = list(table.seats.order_by("index"))
     assert [s.user_id for s in seats] == [alice.pk, None, None, None]
     assert [s.bot_level for s in seats] == ["", "easy", "", "hard"]
@@ -60,13 +60,13 @@ def test_the_host_sits_in_the_first_seat_and_bots_sit_at_once(alice):
 )
 def test_a_table_with_bad_options_is_refused_and_nothing_is_created(alice, options, message):
     with pytest.raises(services.TableError, match=message):
-        services.table_open(host=alice, **options)
+        services.table_open(by=alice, **options)
     assert Table.objects.count() == 0
 
 
 def test_joining_takes_the_first_empty_seat_and_raises_the_version(alice, bob):
-    table = services.table_open(host=alice, game=HOUSE, seat_count=3)
-    seat = services.table_join(table_id=table.pk, user=bob)
+    table = services.table_open(by=alice, game=HOUSE, seat_count=3)
+    seat = services.table_join(table_id=table.pk, by=bob)
     assert seat.index == 1
     assert Table.objects.get(pk=table.pk).version == 2
 
@@ -74,35 +74,35 @@ def test_joining_takes_the_first_empty_seat_and_raises_the_version(alice, bob):
 def test_nobody_can_sit_twice_or_at_a_full_table(alice, bob):
     table = two_player_table(alice, bob)
     with pytest.raises(services.NotAllowed, match="already have a seat"):
-        services.table_join(table_id=table.pk, user=bob)
+        services.table_join(table_id=table.pk, by=bob)
     with pytest.raises(services.NotAllowed, match="full"):
-        services.table_join(table_id=table.pk, user=make_user("carol"))
+        services.table_join(table_id=table.pk, by=make_user("carol"))
 
 
 def test_a_private_table_needs_its_invite_token(alice, bob):
-    table = services.table_open(host=alice, game=HOUSE, seat_count=2, private=True)
+    table = services.table_open(by=alice, game=HOUSE, seat_count=2, private=True)
     with pytest.raises(services.NotAllowed, match="invite"):
-        services.table_join(table_id=table.pk, user=bob, invite_token="wrong")
-    services.table_join(table_id=table.pk, user=bob, invite_token=table.invite_token)
+        services.table_join(table_id=table.pk, by=bob, invite_token="wrong")
+    services.table_join(table_id=table.pk, by=bob, invite_token=table.invite_token)
 
 
 def test_a_banned_user_cannot_sit(alice, bob):
     bob.banned_until = timezone.now() + timedelta(days=1)
     bob.save()
-    table = services.table_open(host=alice, game=HOUSE, seat_count=2)
+    table = services.table_open(by=alice, game=HOUSE, seat_count=2)
     with pytest.raises(services.NotAllowed, match="banned"):
-        services.table_join(table_id=table.pk, user=bob)
+        services.table_join(table_id=table.pk, by=bob)
     with pytest.raises(services.NotAllowed, match="banned"):
-        services.table_open(host=bob, game=HOUSE, seat_count=2)
+        services.table_open(by=bob, game=HOUSE, seat_count=2)
 
 
 def test_standing_up_before_the_start_frees_the_seat_and_the_host_passes_on(alice, bob):
     table = two_player_table(alice, bob)
-    services.table_leave(table_id=table.pk, user=alice)
+    services.table_leave(table_id=table.pk, by=alice)
     table.refresh_from_db()
     assert table.host_id == bob.pk
     assert table.seats.get(index=0).is_empty
-    services.table_leave(table_id=table.pk, user=bob)
+    services.table_leave(table_id=table.pk, by=bob)
     table.refresh_from_db()
     assert table.status == Table.Status.CLOSED
 
@@ -113,7 +113,7 @@ def test_the_host_can_kick_before_the_start_but_not_during_the_match(alice, bob)
         services.seat_kick(table_id=table.pk, seat_index=0, by=bob)
     services.seat_kick(table_id=table.pk, seat_index=1, by=alice)
     assert table.seats.get(index=1).is_empty
-    services.table_join(table_id=table.pk, user=bob)
+    services.table_join(table_id=table.pk, by=bob)
     services.table_start(table_id=table.pk, by=alice)
     with pytest.raises(services.NotAllowed, match="before the match"):
         services.seat_kick(table_id=table.pk, seat_index=1, by=alice)
@@ -123,10 +123,10 @@ def test_the_host_can_kick_before_the_start_but_not_during_the_match(alice, bob)
 
 
 def test_the_match_starts_only_when_every_seat_is_taken_and_only_by_the_host(alice, bob):
-    table = services.table_open(host=alice, game=HOUSE, seat_count=2)
+    table = services.table_open(by=alice, game=HOUSE, seat_count=2)
     with pytest.raises(services.NotAllowed, match="Every seat"):
         services.table_start(table_id=table.pk, by=alice)
-    services.table_join(table_id=table.pk, user=bob)
+    services.table_join(table_id=table.pk, by=bob)
     with pytest.raises(services.NotAllowed, match="host"):
         services.table_start(table_id=table.pk, by=bob)
     match = services.table_start(table_id=table.pk, by=alice)
@@ -146,12 +146,12 @@ def test_a_table_with_a_guest_or_a_bot_is_not_rated(alice):
     guest = make_user("guest-1", guest=True)
     table = two_player_table(alice, guest)
     assert not services.table_start(table_id=table.pk, by=alice).rated
-    bot_table = services.table_open(host=alice, game=HOUSE, seat_count=2, bots=["easy"])
+    bot_table = services.table_open(by=alice, game=HOUSE, seat_count=2, bots=["easy"])
     assert not services.table_start(table_id=bot_table.pk, by=alice).rated
 
 
 def test_a_dealt_game_keeps_the_deal_for_its_record(alice):
-    table = services.table_open(host=alice, game=HOUSE, seat_count=2, bots=["easy"])
+    table = services.table_open(by=alice, game=HOUSE, seat_count=2, bots=["easy"])
     services.table_start(table_id=table.pk, by=alice)
     game = Game.objects.get()
     rules = get_rules(HOUSE)
@@ -177,7 +177,7 @@ def test_a_legal_move_raises_the_version_by_one_and_is_logged(alice, bob):
     table = started(alice, bob)
     seat = seat_to_move(table)
     move = human_move(table.pk, seat.index, random.Random(3))
-    outcome = services.game_move(table_id=table.pk, user=seat.user, move=move, expected_version=table.version)
+    outcome = services.game_move(table_id=table.pk, by=seat.user, move=move, expected_version=table.version)
     assert outcome.version == table.version + 1
     log = MoveLog.objects.get()
     assert (log.seat, log.move, log.version, log.actor) == (seat.index, move, outcome.version, "player")
@@ -188,7 +188,7 @@ def test_a_move_out_of_turn_is_refused_and_changes_nothing(alice, bob):
     waiting = Seat.objects.select_related("user").exclude(index=seat_to_move(table).index).get(table=table)
     before = Game.objects.get().state
     with pytest.raises(IllegalMove, match="not your turn"):
-        services.game_move(table_id=table.pk, user=waiting.user, move="draw")
+        services.game_move(table_id=table.pk, by=waiting.user, move="draw")
     assert Game.objects.get().state == before
     assert Table.objects.get(pk=table.pk).version == table.version
     assert MoveLog.objects.count() == 0
@@ -199,7 +199,7 @@ def test_a_malformed_or_table_only_move_is_refused_and_changes_nothing(alice, bo
     table = started(alice, bob)
     seat = seat_to_move(table)
     with pytest.raises(EngineError):
-        services.game_move(table_id=table.pk, user=seat.user, move=move)
+        services.game_move(table_id=table.pk, by=seat.user, move=move)
     assert Table.objects.get(pk=table.pk).version == table.version
 
 
@@ -207,21 +207,21 @@ def test_a_stale_version_is_refused(alice, bob):
     table = started(alice, bob)
     seat = seat_to_move(table)
     with pytest.raises(services.StaleVersion):
-        services.game_move(table_id=table.pk, user=seat.user, move="draw", expected_version=table.version - 1)
+        services.game_move(table_id=table.pk, by=seat.user, move="draw", expected_version=table.version - 1)
 
 
 def test_a_spectator_cannot_move(alice, bob):
     table = started(alice, bob)
     with pytest.raises(services.NotAllowed, match="watching"):
-        services.game_move(table_id=table.pk, user=make_user("carol"), move="draw")
+        services.game_move(table_id=table.pk, by=make_user("carol"), move="draw")
 
 
 def test_the_same_client_message_twice_is_applied_once(alice, bob):
     table = started(alice, bob)
     seat = seat_to_move(table)
     move = human_move(table.pk, seat.index, random.Random(3))
-    first = services.game_move(table_id=table.pk, user=seat.user, move=move, client_id="m-1")
-    again = services.game_move(table_id=table.pk, user=seat.user, move=move, client_id="m-1")
+    first = services.game_move(table_id=table.pk, by=seat.user, move=move, client_id="m-1")
+    again = services.game_move(table_id=table.pk, by=seat.user, move=move, client_id="m-1")
     assert again.duplicate and again.version == first.version
     assert MoveLog.objects.count() == 1
 
@@ -242,7 +242,7 @@ def test_the_same_move_sent_twice_at_once_is_applied_once(alice, bob):
         try:
             barrier.wait()
             outcomes.append(
-                services.game_move(table_id=table.pk, user=seat.user, move=move, expected_version=table.version)
+                services.game_move(table_id=table.pk, by=seat.user, move=move, expected_version=table.version)
             )
         except (services.TableError, EngineError) as error:
             outcomes.append(error)
@@ -282,14 +282,14 @@ def test_a_seat_on_autopilot_is_played_quickly_until_i_am_back(alice, bob):
     away = seat_to_move(table)
     run_due(table.pk)  # timeout: away is on autopilot now
     other = seat_to_move(table)
-    services.game_move(table_id=table.pk, user=other.user, move=human_move(table.pk, other.index, random.Random(1)))
+    services.game_move(table_id=table.pk, by=other.user, move=human_move(table.pk, other.index, random.Random(1)))
     while seat_to_move(table).index == other.index:
-        services.game_move(table_id=table.pk, user=other.user, move=human_move(table.pk, other.index, random.Random(1)))
+        services.game_move(table_id=table.pk, by=other.user, move=human_move(table.pk, other.index, random.Random(1)))
     table.refresh_from_db()
     assert table.due_action == Table.Due.AUTOPILOT
     assert run_due(table.pk)
     assert MoveLog.objects.filter(actor="autopilot", seat=away.index).exists()
-    services.game_back(table_id=table.pk, user=away.user)
+    services.game_back(table_id=table.pk, by=away.user)
     table, state = state_of(table.pk)
     assert not get_rules(HOUSE).is_away(state, away.index)
 
@@ -301,7 +301,7 @@ def test_a_move_and_its_timeout_racing_at_the_deadline_leave_one_consistent_stat
     assert services.table_due(table_id=table.pk, now=timezone.now() + timedelta(seconds=31))
     # The player's move arrives just after the timeout was applied: it was made against the old version.
     with pytest.raises((services.StaleVersion, EngineError)):
-        services.game_move(table_id=table.pk, user=seat.user, move=move, expected_version=table.version)
+        services.game_move(table_id=table.pk, by=seat.user, move=move, expected_version=table.version)
     assert MoveLog.objects.count() == 1
     # And the other way round: a move in time makes the queued timeout of that turn do nothing.
     table.refresh_from_db()
@@ -309,7 +309,7 @@ def test_a_move_and_its_timeout_racing_at_the_deadline_leave_one_consistent_stat
     deadline = table.due_at
     while seat_to_move(table).index == next_seat.index:
         services.game_move(
-            table_id=table.pk, user=next_seat.user, move=human_move(table.pk, next_seat.index, random.Random(5))
+            table_id=table.pk, by=next_seat.user, move=human_move(table.pk, next_seat.index, random.Random(5))
         )
     assert not services.table_due(table_id=table.pk, action=Table.Due.TIMEOUT, now=deadline)
 
@@ -324,14 +324,14 @@ def test_a_lost_timer_is_caught_by_the_sweep_exactly_once(alice, bob):
 
 
 def test_bots_move_through_the_table_due_actions(alice):
-    table = services.table_open(host=alice, game=HOUSE, seat_count=2, bots=[strongest_bot(HOUSE)])
+    table = services.table_open(by=alice, game=HOUSE, seat_count=2, bots=[strongest_bot(HOUSE)])
     services.table_start(table_id=table.pk, by=alice)
     table.refresh_from_db()
     for _ in range(200):
         if table.due_action != Table.Due.BOT:
             seat = seat_to_move(table)
             assert seat.user_id == alice.pk
-            services.game_move(table_id=table.pk, user=alice, move=human_move(table.pk, seat.index, random.Random(2)))
+            services.game_move(table_id=table.pk, by=alice, move=human_move(table.pk, seat.index, random.Random(2)))
         else:
             assert run_due(table.pk)
         table.refresh_from_db()
@@ -345,7 +345,7 @@ def test_bots_move_through_the_table_due_actions(alice):
 
 def test_with_two_players_the_one_who_stays_wins_the_match(alice, bob):
     table = started(alice, bob)
-    services.table_leave(table_id=table.pk, user=bob)
+    services.table_leave(table_id=table.pk, by=bob)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     places = dict(MatchPlayer.objects.values_list("user__username", "place"))
@@ -354,7 +354,7 @@ def test_with_two_players_the_one_who_stays_wins_the_match(alice, bob):
 
 
 def test_a_whole_three_game_match_against_a_bot_plays_to_the_end(alice):
-    table = services.table_open(host=alice, game=HOUSE, seat_count=2, match_length=3, bots=[strongest_bot(HOUSE)])
+    table = services.table_open(by=alice, game=HOUSE, seat_count=2, match_length=3, bots=[strongest_bot(HOUSE)])
     services.table_start(table_id=table.pk, by=alice)
     table = play_match(table.pk, seed=7)
     assert table.status == Table.Status.FINISHED
@@ -371,7 +371,7 @@ def test_a_finished_game_replays_from_its_record_to_the_same_scores(alice):
     from apps.engine.records import GameRecord, replay
     from apps.tables.records import game_record
 
-    table = services.table_open(host=alice, game=HOUSE, seat_count=2, bots=["easy"])
+    table = services.table_open(by=alice, game=HOUSE, seat_count=2, bots=["easy"])
     services.table_start(table_id=table.pk, by=alice)
     play_match(table.pk, seed=11)
     game = Game.objects.get()
@@ -382,13 +382,13 @@ def test_a_finished_game_replays_from_its_record_to_the_same_scores(alice):
 
 def test_a_rematch_keeps_those_who_said_yes(alice, bob):
     table = started(alice, bob)
-    services.table_leave(table_id=table.pk, user=bob)  # match over at once
-    services.table_rematch(table_id=table.pk, user=alice)
+    services.table_leave(table_id=table.pk, by=bob)  # match over at once
+    services.table_rematch(table_id=table.pk, by=alice)
     table = services.table_new_match(table_id=table.pk, by=alice)
     table.refresh_from_db()
     assert table.status == Table.Status.OPEN
     assert [s.user_id for s in table.seats.order_by("index")] == [alice.pk, None]
-    services.table_join(table_id=table.pk, user=bob)
+    services.table_join(table_id=table.pk, by=bob)
     services.table_start(table_id=table.pk, by=alice)
     assert Match.objects.filter(table=table).count() == 2
 
@@ -414,7 +414,7 @@ def test_deadlines_are_extended_after_downtime(alice, bob):
 
 
 def test_nothing_runs_for_a_table_without_anything_due(alice):
-    table = services.table_open(host=alice, game=HOUSE, seat_count=2)
+    table = services.table_open(by=alice, game=HOUSE, seat_count=2)
     assert not services.table_due(table_id=table.pk, now=timezone.now() + FAR_FUTURE)
     with pytest.raises(services.TableNotFound):
         services.table_due(table_id=table.pk + 1000)
@@ -424,12 +424,12 @@ def test_errors_of_the_engine_reach_the_caller_with_a_readable_message(alice, bo
     table = started(alice, bob)
     seat = seat_to_move(table)
     with pytest.raises(InvalidMove, match="not a move"):
-        services.game_move(table_id=table.pk, user=seat.user, move="fly away")
+        services.game_move(table_id=table.pk, by=seat.user, move="fly away")
 
 
 def test_a_rearrange_match_starts_with_the_draw_for_the_start(alice, bob):
-    table = services.table_open(host=alice, game="tile-rummy-rearrange", seat_count=2)
-    services.table_join(table_id=table.pk, user=bob)
+    table = services.table_open(by=alice, game="tile-rummy-rearrange", seat_count=2)
+    services.table_join(table_id=table.pk, by=bob)
     match = services.table_start(table_id=table.pk, by=alice)
     rules = get_rules("tile-rummy-rearrange")
     state = rules.from_dict(Game.objects.get().state)

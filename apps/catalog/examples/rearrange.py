@@ -171,6 +171,10 @@ RUMMY_TOTALS = [-7, -13, -39, 59]
 # The pool ran out and all three passed in a row: Ana's rack is the lowest.
 POOL_RACKS = ("k2 b3", "r6 y1 b1", "k10 r11")
 POOL_TOTALS = [19, -3, -16]
+# The pool ran out again: Ana and Cleo tie on 5 in two tiles. Ben pays 8 - 5 = 3, which does not split in
+# two: Ana, in the earlier seat, gets the point left over.
+SHARED_RACKS = ("k2 b3", "r6 y1 b1", "y4 r1")
+SHARED_TOTALS = [2, -3, 1]
 
 SCORE_LABELS: dict[str, Promise] = {
     "rack": _("Tiles left on the rack"),
@@ -179,6 +183,7 @@ SCORE_LABELS: dict[str, Promise] = {
 POOL_SCORE_LABELS: dict[str, Promise] = {
     "rack": _("Rack minus the winner's rack"),
     "won": _("Winner: what the others lost"),
+    "shared": _("Shared win: split equally, points left over one each to the earlier seats"),
 }
 
 
@@ -207,9 +212,11 @@ class RearrangeExamples:
     plays: list[PlayExample]
     rummy: ScoredEnd
     pool_out: ScoredEnd
+    pool_shared: ScoredEnd
 
     def all_examples(self) -> list[MeldExample | OpeningExample | PlayExample | ScoringExample]:
-        return [*self.melds, *self.openings, *self.plays, self.rummy.example, self.pool_out.example]
+        ends = [self.rummy.example, self.pool_out.example, self.pool_shared.example]
+        return [*self.melds, *self.openings, *self.plays, *ends]
 
 
 def rearrange_examples() -> RearrangeExamples:
@@ -219,4 +226,5 @@ def rearrange_examples() -> RearrangeExamples:
         plays=play_examples(),
         rummy=scored_end(RUMMY_RACKS, "out", 3, SCORE_LABELS, RUMMY_TOTALS),
         pool_out=scored_end(POOL_RACKS, "pile", None, POOL_SCORE_LABELS, POOL_TOTALS),
+        pool_shared=scored_end(SHARED_RACKS, "pile", None, POOL_SCORE_LABELS, SHARED_TOTALS),
     )

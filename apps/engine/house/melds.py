@@ -2,8 +2,8 @@
 
 A meld is a sequence of faces in table order. Runs are ascending; a 1 is rank 1 at the start of a run or
 rank 14 after 13. A joker's place in a run says what it stands for; in a set it stands for any missing
-colour. `read_meld` reads a meld once (cached): its kind, what each joker stands for and each tile's
-opening value, or the rule it breaks.
+colour. There are only two jokers, so no meld holds three (SPEC 2). `read_meld` reads a meld once
+(cached): its kind, what each joker stands for and each tile's opening value, or the rule it breaks.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from apps.engine.common import MeldReader
 from apps.engine.errors import Phrase
-from apps.engine.tiles import COLOURS, Colour, Tile, format_tiles
+from apps.engine.tiles import COLOURS, Colour, Tile, copies_problem, format_tiles
 
 OPENING_MINIMUM = 45
 MAX_RUN = 13
@@ -84,6 +84,9 @@ def rack_penalty(tile: Tile) -> int:
 
 
 def _joker_problem(tiles: Sequence[Tile]) -> str | None:
+    too_many = copies_problem(tiles)
+    if too_many is not None:
+        return too_many
     jokers = sum(1 for tile in tiles if tile.is_joker)
     if len(tiles) - jokers < 2 * jokers:
         return Phrase("a meld needs at least twice as many real tiles as jokers", "meld_jokers_twice")

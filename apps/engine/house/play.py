@@ -126,18 +126,34 @@ def _discard_tile(state: HouseState, seat: int, tile: TileId) -> HouseState:
     return _next_turn(after)
 
 
-def most_expensive(rack: Sequence[TileId]) -> TileId:
-    """The tile the table discards for a seat: the most expensive non-joker by rack penalty, then the higher
-    number, then the lower id; a joker only when nothing else is left."""
-    real = [tile for tile in rack if not tile_of(tile).is_joker]
+def most_expensive(rack: Sequence[TileId]) -> Tile:
+    """The face the table discards for a seat when there is no drawn tile to discard: the most expensive
+    non-joker by rack penalty, then the higher number (then the colour order r y b k); a joker only when
+    nothing else is left."""
+    faces = {tile_of(tile) for tile in rack}
+    real = [face for face in faces if not face.is_joker]
     if not real:
-        return min(rack)
+        return min(faces, key=lambda face: face.key)
+    return max(real, key=lambda face: (rack_penalty(face), face.number or 0, -face.key))
 
-    def cost(tile: TileId) -> tuple[int, int, int]:
-        face = tile_of(tile)
-        return (rack_penalty(face), face.number or 0, -tile)
 
-    return max(real, key=cost)
+def drawn_on_rack(state: HouseState, seat: int) -> Tile | None:
+    """The face of the tile `seat` drew this turn if the rack still holds that face, else None.
+
+    Tiles are judged by face, never by hidden id (SPEC 3, decisions): moves name faces, so a player who held
+    one k12, drew the other and laid "k12" still holds "the drawn tile". This is the tile the timeout and
+    autopilot discard, and the one the seat's view marks as just drawn."""
+    if seat != state.turn or state.drawn is None:
+        return None
+    face = tile_of(state.drawn)
+    return face if any(tile_of(tile) == face for tile in state.racks[seat]) else None
+
+
+def timeout_discard(state: HouseState, seat: int) -> Tile:
+    """What the table discards for `seat` once it has drawn (SPEC 3 "Time"): the drawn tile, judged by face,
+    or the most expensive non-joker when that face has left the rack (or nothing was drawn: the starter's
+    first turn, or after taking the last discard)."""
+    return drawn_on_rack(state, seat) or most_expensive(state.racks[seat])
 
 
 # --- the moves ----------------------------------------------------------------------------------------------
@@ -300,22 +316,23 @@ def _apply_discard(state: HouseState, seat: int, move: Discard) -> HouseState:
 
 
 def _apply_timeout(state: HouseState, seat: int, move: Move) -> HouseState:
-    """SPEC 3 "Time": draw if not drawn, discard the drawn tile, or the most expensive non-joker if it is gone
-    (or there is none: the starter's first turn, or after taking the last discard). What was laid stays."""
+    """SPEC 3 "Time": draw if not drawn, then discard as the seat would with "discard FACE" (the face of
+    `timeout_discard`, the same copy a player's own discard gives up). What was laid stays."""
     if state.phase is Phase.DRAW:
         state = _draw(state, seat)
-    rack = state.racks[seat]
-    tile = state.drawn if state.drawn is not None and state.drawn in rack else most_expensive(rack)
-    return _discard_tile(state, seat, tile)
+    return _apply_discard(state, seat, Discard(timeout_discard(state, seat)))
 
 
 def _apply_leave(state: HouseState, seat: int) -> HouseState:
-    """The seat's rack leaves the game (kept in `gone`), its melds stay; the game ends below two players."""
+    """The seat's rack leaves the game (kept in `gone`), its melds stay; the game ends below two players.
+
+    Leaving on one's turn passes the turn on, and closes the last discard: only the player whose turn came
+    right after it could take it (SPEC 3, decisions), and that was this one."""
     after = seat_leaves(state, seat)
     if len(after.in_play) < 2:
         return _over(after, "left")
     if seat == state.turn:
-        return _next_turn(replace(after, drawn=None))
+        return _next_turn(replace(after, drawn=None, discard_open=False))
     return after
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from apps.engine.common import seat_actions
-from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Rules, Timeout
+from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Randomness, Rules, Timeout
 from apps.engine.house import play
 from apps.engine.house.melds import meld_problem, try_read_meld
 from apps.engine.house.moves import parse_move
@@ -30,7 +29,7 @@ class HouseRules(Rules[HouseState]):
     name: ClassVar[str] = "Tile Rummy"
 
     def new_game(
-        self, seats: int, rng: random.Random, starter: int | None = None, *, absent: Collection[int] = ()
+        self, seats: int, rng: Randomness, starter: int | None = None, *, absent: Collection[int] = ()
     ) -> HouseState:
         return deal(seats, rng, starter, absent)
 

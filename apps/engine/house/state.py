@@ -8,7 +8,6 @@ each joker's first player and every tile's whereabouts are exact. Faces are for 
 from __future__ import annotations
 
 import enum
-import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +25,7 @@ from apps.engine.common import (
     tile_ids,
 )
 from apps.engine.errors import InvalidMove
-from apps.engine.game import JSON
+from apps.engine.game import JSON, Randomness
 from apps.engine.tiles import JOKER_IDS, Tile, TileId, tile_of, twin_of
 
 GAME = "Tile Rummy"
@@ -115,7 +114,7 @@ def _rack_sizes(seats: int, starter: int, absent: Collection[int]) -> list[int]:
     return [0 if seat in absent else STARTER_HAND if seat == starter else HAND for seat in range(seats)]
 
 
-def deal(seats: int, rng: random.Random, starter: int | None, absent: Collection[int] = ()) -> HouseState:
+def deal(seats: int, rng: Randomness, starter: int | None, absent: Collection[int] = ()) -> HouseState:
     """Shuffle with `rng` and deal: 14 tiles to each seat in play, 15 to the starter, one indicator."""
     absent_seats = frozenset(absent)
     playing = playing_seats(GAME, seats, absent_seats)

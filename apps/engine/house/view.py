@@ -10,6 +10,7 @@ from __future__ import annotations
 from apps.engine.common import faces_json, jokers_json, players_view, seat_view
 from apps.engine.game import JSON
 from apps.engine.house.melds import read_meld
+from apps.engine.house.play import drawn_on_rack
 from apps.engine.house.scoring import joker_bonuses, score, table_points
 from apps.engine.house.state import HouseState, Phase
 from apps.engine.tiles import tile_of
@@ -55,6 +56,6 @@ def view_for(state: HouseState, seat: int | None, slug: str, actions: list[str])
         melds=[_meld_view(index, state) for index in range(len(state.melds))],
     )
     if seat is not None:
-        drawn = state.drawn if seat == state.turn else None
-        view["drawn"] = None if drawn is None else str(tile_of(drawn))
+        drawn = drawn_on_rack(state, seat)  # by face: the tile the timeout would discard as "the drawn tile"
+        view["drawn"] = None if drawn is None else str(drawn)
     return view

@@ -16,7 +16,7 @@ import argparse
 from apps.engine.errors import InvalidMove
 from apps.engine.game import JSON
 from apps.engine.solver import solve, solve_opening
-from apps.engine.tiles import parse_melds, parse_tiles
+from apps.engine.tiles import copies_problem, parse_melds, parse_tiles
 
 GAME = "tile-rummy-rearrange"
 
@@ -33,6 +33,15 @@ def run(args: argparse.Namespace) -> JSON:
     rack = parse_tiles(args.rack)
     if not rack:
         raise InvalidMove(f"{args.rack!r}: give the rack's tiles, like 'r5 k8 k9 J'", "solve_rack", rack=args.rack)
+    too_many = copies_problem([*rack, *(tile for meld in table for tile in meld)])
+    if too_many is not None:
+        raise InvalidMove(
+            f"--table {args.table!r} --rack {args.rack!r}: {too_many}",
+            "solve_too_many",
+            table=args.table,
+            rack=args.rack,
+            rule=too_many,
+        )
     found = solve_opening(rack, table) if args.opening else solve(table, rack)
     result: JSON = {
         "placed": [str(tile) for tile in found.placed] if found else [],

@@ -2,8 +2,9 @@
 
 A set is a sequence of faces in table order. A **group** is 3 or 4 tiles of one number in different
 colours; a **run** is 3 or more consecutive numbers of one colour, ascending, never below 1 or past 13,
-jokers included (no `12 13 1`). Jokers stand in for any tile, two may sit in one set, and a joker's place
-says what it stands for: in a run, the number of its position; in a group, any missing colour.
+jokers included (no `12 13 1`). Jokers stand in for any tile, two may sit in one set (never three: there
+are only two, SPEC 2), and a joker's place says what it stands for: in a run, the number of its position;
+in a group, any missing colour.
 
 When the order reads as a run, the set is a run: one real tile with two jokers reads as a run where it
 can (`r5 J J` is 5-6-7, worth 18); `r13 J J` cannot be a run (14, 15), so it is a group of 13s.
@@ -20,7 +21,7 @@ from typing import Literal
 
 from apps.engine.common import MeldReader
 from apps.engine.errors import Phrase
-from apps.engine.tiles import COLOURS, Colour, Tile, format_tiles
+from apps.engine.tiles import COLOURS, Colour, Tile, copies_problem, format_tiles
 
 __all__ = [
     "JOKER_RACK_VALUE",
@@ -106,6 +107,9 @@ def _read_group(tiles: tuple[Tile, ...], number: int) -> Meld | str:
 def _read(tiles: tuple[Tile, ...]) -> Meld | str:
     if len(tiles) < MIN_MELD:
         return Phrase(f"a set needs at least {MIN_MELD} tiles", "rr_set_too_short", count=MIN_MELD)
+    too_many = copies_problem(tiles)
+    if too_many is not None:
+        return too_many
     real = [tile for tile in tiles if not tile.is_joker]
     if not real:
         return Phrase("a set needs at least one numbered tile", "rr_set_numbered")

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from apps.engine.common import seat_actions
 from apps.engine.errors import EngineError
-from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Rules
+from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Randomness, Rules
 from apps.engine.rearrange import play
 from apps.engine.rearrange.melds import meld_problem, try_read_meld
 from apps.engine.rearrange.moves import Play, Timeout, parse_move
@@ -22,7 +21,7 @@ from apps.engine.rearrange.state import (
     state_to_dict,
 )
 from apps.engine.rearrange.view import view_for
-from apps.engine.tiles import Tile
+from apps.engine.tiles import Tile, format_tiles
 
 
 class RearrangeRules(Rules[RearrangeState]):
@@ -30,7 +29,7 @@ class RearrangeRules(Rules[RearrangeState]):
     name: ClassVar[str] = "Tile Rummy: Rearrange"
 
     def new_game(
-        self, seats: int, rng: random.Random, starter: int | None = None, *, absent: Collection[int] = ()
+        self, seats: int, rng: Randomness, starter: int | None = None, *, absent: Collection[int] = ()
     ) -> RearrangeState:
         return deal(seats, rng, starter, absent)
 
@@ -88,7 +87,7 @@ class RearrangeRules(Rules[RearrangeState]):
     def meld_check(self, tiles: Sequence[Tile]) -> MeldCheck:
         meld = try_read_meld(tiles)
         if meld is None:
-            return MeldCheck(False, None, 0, meld_problem(tiles))
+            return MeldCheck(False, None, 0, f"{format_tiles(tiles)!r} is not a set: {meld_problem(tiles)}")
         return MeldCheck(True, meld.kind, meld.points)
 
     def view_for(self, state: RearrangeState, seat: int | None) -> JSON:

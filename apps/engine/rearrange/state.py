@@ -12,7 +12,6 @@ Later games of a match rotate the start instead: their ceremony is empty.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +30,7 @@ from apps.engine.common import (
     tile_ids,
 )
 from apps.engine.errors import InvalidMove
-from apps.engine.game import JSON
+from apps.engine.game import JSON, Randomness
 from apps.engine.tiles import TileId, full_set, tile_of
 
 GAME = "Tile Rummy: Rearrange"
@@ -84,7 +83,7 @@ class RearrangeState:
 # --- the start ceremony ------------------------------------------------------------------------------------
 
 
-def start_ceremony(playing: Sequence[int], rng: random.Random) -> tuple[tuple[Draws, ...], int]:
+def start_ceremony(playing: Sequence[int], rng: Randomness) -> tuple[tuple[Draws, ...], int]:
     """Draw for the start with `rng`: the rounds of draws and the seat that starts."""
     tiles = full_set()
     rng.shuffle(tiles)
@@ -147,7 +146,7 @@ def _rack_sizes(seats: int, playing: Collection[int]) -> list[int]:
     return [HAND if seat in playing else 0 for seat in range(seats)]
 
 
-def deal(seats: int, rng: random.Random, starter: int | None, absent: Collection[int] = ()) -> RearrangeState:
+def deal(seats: int, rng: Randomness, starter: int | None, absent: Collection[int] = ()) -> RearrangeState:
     """The start ceremony (unless `starter` is given: a later game of a match), then a fresh shuffle and
     14 tiles to each seat in play; the rest is the pool."""
     absent_seats = frozenset(absent)

@@ -3,12 +3,14 @@
 A play is the whole table as the player leaves it. It is legal when, in this order of checks (the first
 failing one is the error the player reads under the table):
 
-1. every set on the table is legal (the message quotes the set and names its rule);
+1. every set on the table is legal (the message quotes the set and names its rule), and the table names
+   no face more often than the game has it (two jokers, two of each tile: SPEC 2);
 2. every tile that was on the table is still on it (none went to the rack), and every new tile is on the
    player's rack;
 3. at least one tile left the rack;
-4. on the opening turn: the sets already on the table are exactly as they were, and the new sets, made of
-   rack tiles only, are worth at least 30 (the message gives the running total);
+4. on the opening turn: the sets already on the table are as they were (the same tiles in each; a group's
+   tiles in any order, a run's in the order of its numbers), and the new sets, made of rack tiles only, are
+   worth at least 30 (the message gives the running total);
 5. after opening, every joker that was on the table either still stands for what it stood for (in a
    group: still a colour it could stand for), or it was *freed*: a tile it stood for came from the rack
    this turn (its replacement), and it now sits in a set holding at least two other tiles from the rack.
@@ -26,7 +28,7 @@ from itertools import combinations, permutations, product
 
 from apps.engine.errors import IllegalMove, Phrase
 from apps.engine.rearrange.melds import OPENING_MINIMUM, Meld, read_meld
-from apps.engine.tiles import JOKER, Tile, format_tiles
+from apps.engine.tiles import JOKER, Tile, copies_problem, format_melds, format_tiles
 
 Faces = tuple[Tile, ...]
 
@@ -55,8 +57,13 @@ def check_play(
     the turn's start; `opened` says whether the player opened on an earlier turn. Raises IllegalMove with
     the first rule broken."""
     melds = tuple(read_meld(faces) for faces in table)
-    before = Counter(tile for meld in start for tile in meld)
     after = Counter(tile for meld in melds for tile in meld.tiles)
+    too_many = copies_problem(after.elements())
+    if too_many is not None:
+        raise IllegalMove(
+            f"{format_melds(table)!r} is not a table: {too_many}", "not_a_table", melds=format_melds(table), rule=too_many
+        )
+    before = Counter(tile for meld in start for tile in meld)
     gone = before - after
     if gone:
         if JOKER in gone:
@@ -84,18 +91,28 @@ def check_play(
     return PlayCheck(melds, _sorted(placed.elements()), None)
 
 
+def same_set_key(meld: Meld) -> tuple[str, Faces]:
+    """What "the same set" means on an opening turn (SPEC 4, decisions): the same tiles, where a group's
+    order does not matter and a run's order is its numbers. (A group re-read as a run is another set.)"""
+    return (meld.kind, _sorted(meld.tiles) if meld.kind == "set" else meld.tiles)
+
+
 def _check_opening(start: Sequence[Sequence[Tile]], melds: Sequence[Meld]) -> int:
-    new = Counter(meld.tiles for meld in melds)
+    """The opening's value: every set of the turn's start is still on the table (`same_set_key`), and the
+    rest are the new sets, worth at least 30."""
+    new = Counter(same_set_key(meld) for meld in melds)
+    points = sum(meld.points for meld in melds)
     for faces in start:
-        old = tuple(faces)
-        if new[old] == 0:
+        old = read_meld(faces)
+        key = same_set_key(old)
+        if new[key] == 0:
             raise IllegalMove(
-                f"On your opening turn the sets already on the table stay as they were: {format_tiles(old)!r} was changed",
+                f"On your opening turn the sets already on the table stay as they were: {format_tiles(old.tiles)!r} was changed",
                 "opening_changed_table",
-                tiles=format_tiles(old),
+                tiles=format_tiles(old.tiles),
             )
-        new[old] -= 1
-    points = sum(read_meld(faces).points for faces in new.elements())
+        new[key] -= 1
+        points -= old.points
     if points < OPENING_MINIMUM:
         raise IllegalMove(
             f"Your opening is worth {points}: it needs at least {OPENING_MINIMUM} in new sets of tiles from your rack",

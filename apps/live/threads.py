@@ -1,0 +1,56 @@
+"""The sockets' database work, on threads of their own.
+
+Channels' default (`database_sync_to_async`, thread-sensitive) queues every frame of every connection
+of the process behind one thread, one database round trip at a time. Here a small pool of threads
+(TABLES_DB_THREADS) each keeps its connection (CONN_MAX_AGE), closing stale ones around every call as
+Django's request cycle does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, ParamSpec, TypeVar
+
+from django.conf import settings
+from django.db import close_old_connections, connections
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_executor = ThreadPoolExecutor(max_workers=getattr(settings, "TABLES_DB_THREADS", 4), thread_name_prefix="live-db")
+
+#: A thread's connection that did its last work this recently is not health-checked again (Django's
+#: CONN_HEALTH_CHECKS would send a `SELECT 1` before every call: a round trip per frame). A connection
+#: that failed is still checked (Django does it after any error), and an idle one too.
+HEALTH_CHECK_IDLE_SECONDS = 5.0
+_last_used = threading.local()
+
+
+def _in_thread(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    close_old_connections()
+    if time.monotonic() - getattr(_last_used, "at", float("-inf")) < HEALTH_CHECK_IDLE_SECONDS:
+        for alias in connections:
+            connection = connections[alias]
+            if connection.connection is not None and not connection.errors_occurred:
+                connection.health_check_done = True
+    try:
+        return function(*args, **kwargs)
+    finally:
+        close_old_connections()
+        _last_used.at = time.monotonic()
+
+
+def db(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """`await db(f)(...)` runs `f(...)` on a database thread. It runs in the thread's own context, not a
+    copy of the caller's: Django keeps connections in context-local storage, and a copied context would
+    give every WebSocket its own connection in every thread."""
+
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(_executor, _in_thread, function, args, kwargs)  # type: ignore[no-any-return]
+
+    return call

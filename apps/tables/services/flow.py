@@ -1,0 +1,117 @@
+"""What a table does next, by itself: the turn clock and the due action, the next deal, the end of a match.
+
+These change rows of a locked table in memory (and write the new game, the places); the calling
+service saves the table and registers its effects (apps/tables/effects.py) once.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from apps.engine.fair import FairSeeds
+from apps.engine.game import Randomness, Rules
+from apps.engine.match import Match as EngineMatch
+from apps.engine.match import start_match as engine_start_match
+from apps.tables import fairness
+from apps.tables.models import FairDeal, Game, Match, MatchPlayer, Table
+from apps.tables.services.rows import bump, rules_of
+
+Due = Table.Due
+
+
+def seconds(name: str, default: float) -> timedelta:
+    return timedelta(seconds=float(getattr(settings, name, default)))
+
+
+def schedule(table: Table, game: Game, rules: Rules[Any], state: Any, now: datetime, *, new_turn: bool) -> None:
+    """Decide what the table does next by itself, and when (a new turn also starts its clock)."""
+    to_move = rules.to_move(state)
+    if new_turn:
+        game.deadline = now + timedelta(seconds=table.turn_seconds) if table.turn_seconds else None
+    if to_move is None:
+        table.due_action, table.due_at = Due.NOTHING, None
+        return
+    seat = table.seating[to_move]
+    if seat["bot"]:
+        table.due_action = Due.BOT
+        table.due_at = now + seconds("TABLE_BOT_DELAY", 0.9)
+        game.deadline = None
+    elif rules.is_away(state, to_move):
+        table.due_action = Due.AUTOPILOT
+        table.due_at = now + seconds("TABLE_AUTOPILOT_DELAY", 0.6)
+    elif game.deadline is not None:
+        table.due_action, table.due_at = Due.TIMEOUT, game.deadline
+    else:
+        table.due_action, table.due_at = Due.NOTHING, None
+
+
+def deal_next_game(
+    table: Table,
+    match: Match,
+    engine_match: EngineMatch,
+    rng: Randomness,
+    now: datetime | None = None,
+    *,
+    dealt: Any = None,
+) -> tuple[Game, Any]:
+    """Deal the match's next game (or `dealt`, the first deal the match made itself) and start its clock.
+    The table is saved; the caller registers the effects."""
+    rules = rules_of(table)
+    state = dealt if dealt is not None else engine_match.deal_next(rng)
+    now = now or timezone.now()
+    game = Game.objects.create(
+        match=match,
+        number=engine_match.games_played + 1,
+        state=rules.to_dict(state),
+        deal=rules.deal_of(state),
+        turn=1,
+    )
+    table.current_game = game
+    schedule(table, game, rules, state, now, new_turn=True)
+    bump(table)
+    table.save()
+    game.save(update_fields=["deadline"])
+    return game, state
+
+
+def deal_first_game(table: Table, match: Match, fair: FairDeal, now: datetime) -> tuple[Game, Any]:
+    """The fair deal's seeds are sealed (SPEC 11) and the match's first game dealt from them; its starter
+    is chosen the game's own way (the rearrange game's draw for the start)."""
+    seeds = fairness.seal(fair, now)
+    match.fair_deal = fair  # the frames built from these rows show the sealed seeds
+    engine_match, first_deal = engine_start_match(table.game, table.seat_count, seeds, table.match_length)
+    match.state = engine_match.to_dict()
+    match.save(update_fields=["state"])
+    return deal_next_game(table, match, engine_match, seeds, now, dealt=first_deal)
+
+
+def dealer(match: Match) -> FairSeeds | random.SystemRandom:
+    """What the match's next game is dealt from: its sealed seeds; a match started before fair deals
+    existed (at the deploy that brought them) goes on with the system's generator."""
+    seeds = fairness.seeds_of(match)
+    return seeds if seeds is not None else random.SystemRandom()
+
+
+def finish_match(table: Table) -> int | None:
+    """Places from the engine's standings; the table waits for a rematch. Returns the match's id if its
+    ratings are to be applied (a rated match)."""
+    match = table.match
+    assert match is not None
+    engine_match = EngineMatch.from_dict(match.state)
+    standings = {standing.seat: standing for standing in engine_match.standings()}
+    for player in MatchPlayer.objects.filter(match=match):
+        standing = standings[player.seat]
+        player.points = standing.points
+        player.place = standing.place
+        player.left = standing.left
+        player.save(update_fields=["points", "place", "left"])
+    match.finished_at = timezone.now()
+    match.save(update_fields=["finished_at"])
+    table.status = Table.Status.FINISHED
+    table.due_action, table.due_at = Due.NOTHING, None
+    return match.pk if match.rated else None

@@ -1,0 +1,138 @@
+"""Starting a match (its fair deal: the players' seeds, then the first deal), and what happens at a table once
+a match is over (rematch, a new match)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.accounts.models import User
+from apps.engine.match import Match as EngineMatch
+from apps.tables import effects, fairness
+from apps.tables.models import FairDeal, Match, MatchPlayer, Seat, Table
+from apps.tables.services.errors import NotAllowed
+from apps.tables.services.flow import Due, deal_first_game
+from apps.tables.services.rows import bump, is_moderator, lock, save_seating, seat_of, seat_row, seats
+from apps.tables.services.seating import free_seat
+from apps.tables.snapshot import would_be_rated
+
+
+def table_start(*, table_id: int, by: User) -> Match:
+    """The host starts the match once every seat is taken."""
+    with transaction.atomic():
+        table = lock(table_id)
+        if table.host_id != by.pk and not is_moderator(by):
+            raise NotAllowed(_("Only the host can start the match."))
+        if table.status != Table.Status.OPEN:
+            raise NotAllowed(_("The match has already started."))
+        rows = seats(table)
+        if any(seat.is_empty for seat in rows):
+            raise NotAllowed(_("Every seat must be taken before the match starts."))
+        return start(table, rows)
+
+
+def start(table: Table, rows: list[Seat], now: datetime | None = None) -> Match:
+    """Start a match at the locked table whose seats are all taken. Its fair deal opens first (SPEC 11:
+    the commitment is shown before any player's seed exists); the first deal waits for the human seats'
+    seeds (`table_seed`, or the DEAL due action when the window is over). Until then `match.state` is
+    the match before its first deal."""
+    now = now or timezone.now()
+    number = Match.objects.filter(table=table).count() + 1
+    rated = would_be_rated(table.seating)
+    waiting = EngineMatch(table.game, table.seat_count, table.match_length, 0, (), (False,) * table.seat_count)
+    match = Match.objects.create(table=table, number=number, game=table.game, state=waiting.to_dict(), rated=rated)
+    MatchPlayer.objects.bulk_create(
+        MatchPlayer(match=match, seat=seat.index, user=seat.user, bot_level=seat.bot_level, name=seat.display_name)
+        for seat in rows
+    )
+    for seat in rows:
+        if seat.left_match or seat.rematch:
+            seat.left_match = False
+            seat.rematch = False
+            seat.save(update_fields=["left_match", "rematch"])
+    save_seating(table, rows)
+    table.match = match
+    table.rated = rated
+    table.status = Table.Status.PLAYING
+    table.current_game = None
+    fair = fairness.deal_open(match=match, seats=rows, now=now)
+    if fairness.seeds_due(fair, now):  # no human seat to wait for, or no window (TABLE_FAIR_SEED_SECONDS = 0)
+        game, state = deal_first_game(table, match, fair, now)
+        effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+    else:
+        table.due_action, table.due_at = Due.DEAL, fair.seeds_until
+        bump(table)
+        table.save()
+        effects.after_commit(table)
+    return match
+
+
+def table_seed(*, table_id: int, by: User, seed: object) -> None:
+    """A human seat's browser seed for the match's first deal (SPEC 11). The deal happens as soon as
+    every human seat's seed is in; a bad or late seed is refused and changes nothing."""
+    with transaction.atomic():
+        table = lock(table_id)
+        seat = seat_of(table, by)
+        if seat is None:
+            raise NotAllowed(_("You have no seat at this table."))
+        fair = FairDeal.objects.filter(match_id=table.match_id).first() if table.match_id else None
+        if table.status != Table.Status.PLAYING or fair is None:
+            raise NotAllowed(_("There is no match waiting for seeds at this table."))
+        try:
+            fairness.seed_accept(fair=fair, seat=seat["index"], seed=seed)
+        except fairness.SeedRefused as error:
+            raise NotAllowed(str(error)) from None
+        if fairness.seeds_complete(fair):
+            match = table.match
+            assert match is not None
+            game, state = deal_first_game(table, match, fair, timezone.now())
+            effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+
+
+def table_rematch(*, table_id: int, by: User) -> None:
+    """After a match: this seat wants to play again at the same table."""
+    with transaction.atomic():
+        table = lock(table_id)
+        if table.status != Table.Status.FINISHED:
+            raise NotAllowed(_("A rematch can be asked for once the match is over."))
+        rows = seats(table)
+        seat = seat_row(rows, by)
+        if seat is None:
+            raise NotAllowed(_("You have no seat at this table."))
+        if not seat.rematch:
+            seat.rematch = True
+            seat.save(update_fields=["rematch"])
+            save_seating(table, rows)
+            bump(table)
+            table.save(update_fields=["version", "seating", "updated_at"])
+            effects.after_commit(table)
+
+
+def table_new_match(*, table_id: int, by: User) -> Table:
+    """The host starts over at the same table: bots and seats that asked for a rematch stay, the others
+    are freed; the match starts at once if every seat is still taken, else the table waits for players."""
+    with transaction.atomic():
+        table = lock(table_id)
+        if table.host_id != by.pk:
+            raise NotAllowed(_("Only the host can start a new match."))
+        if table.status != Table.Status.FINISHED:
+            raise NotAllowed(_("A new match can start once this one is over."))
+        rows = seats(table)
+        for seat in rows:
+            stays = seat.bot_level or seat.user_id == by.pk or (seat.rematch and not seat.left_match)
+            if not stays and not seat.is_empty:
+                free_seat(seat)
+        save_seating(table, rows)
+        table.status = Table.Status.OPEN
+        table.current_game = None
+        table.due_action, table.due_at = Due.NOTHING, None
+        if all(not seat.is_empty for seat in rows):
+            start(table, rows)
+        else:
+            bump(table)
+            table.save()
+            effects.after_commit(table)
+    return table

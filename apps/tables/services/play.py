@@ -1,0 +1,98 @@
+"""Applying one move to a locked table's game: the hot path of the site (CONVENTIONS 6, 7 and 19).
+
+One move is, after the table's locking read (which brings the game and match along): one INSERT of the
+numbered move (the game counts its moves: no COUNT), one UPDATE of the game, one UPDATE of the table's
+few changed columns. Who sits where is read from `Table.seating`, never the seat rows. The frames are
+built from what was just saved and published once, after the commit.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from apps.engine.game import Move, Rules
+from apps.engine.match import Match as EngineMatch
+from apps.tables import effects
+from apps.tables.models import MoveLog, Table
+from apps.tables.services.flow import Due, finish_match, schedule, seconds
+from apps.tables.services.rows import bump
+
+#: The table's columns a move may change (the others stay as they are: nothing else is written).
+MOVE_FIELDS = ("version", "due_action", "due_at", "status", "updated_at")
+
+
+def apply_and_save(
+    table: Table,
+    rules: Rules[Any],
+    state: Any,
+    seat: int,
+    move: Move,
+    *,
+    actor: str,
+    client_id: str = "",
+    now: datetime | None = None,
+    table_fields: tuple[str, ...] = (),
+) -> None:
+    """Apply one move to the locked table's current game, log it, decide what is due next, save, and
+    register the effects. `now` is the table's clock (the sweep passes its own; tests a fake one);
+    `table_fields` are further table columns the caller changed."""
+    game = table.current_game
+    assert game is not None
+    before_to_move = rules.to_move(state)
+    status_before = table.status
+    after = rules.apply(state, seat, move)
+    now = now or timezone.now()
+    bump(table)
+    game.move_count += 1
+    MoveLog.objects.create(
+        game=game,
+        seq=game.move_count,
+        seat=seat,
+        move=str(move),
+        actor=actor,
+        at=now,
+        offset_ms=max(0, int((now - game.started_at).total_seconds() * 1000)),
+        client_id=client_id[:64],
+        version=table.version,
+    )
+    game_fields = ["state", "turn", "move_count", "deadline"]
+    new_turn = rules.to_move(after) != before_to_move
+    if new_turn:
+        game.turn += 1
+        game.draft = None
+        game_fields.append("draft")
+    game.state = rules.to_dict(after)
+    rated_match = None
+    match = table.match
+    if rules.is_over(after):
+        result = rules.result(after)
+        assert result is not None and match is not None
+        game.result = result.to_dict()
+        game.finished_at = now
+        game.deadline = None
+        game_fields += ["result", "finished_at"]
+        engine_match = EngineMatch.from_dict(match.state).finish_game(after)
+        match.state = engine_match.to_dict()
+        match.save(update_fields=["state"])
+        if engine_match.is_over:
+            rated_match = finish_match(table)
+        else:
+            table.due_action = Due.NEXT_GAME
+            table.due_at = now + seconds("TABLE_NEXT_GAME_DELAY", 6)
+    else:
+        schedule(table, game, rules, after, now, new_turn=new_turn)
+    game.save(update_fields=game_fields)
+    table.save(update_fields=[*MOVE_FIELDS, *table_fields])
+    # The lobby lists seats and status, which a move changes only when it ends the match.
+    effects.after_commit(
+        table,
+        lobby=table.status != status_before or "seating" in table_fields,
+        game=game,
+        match=match,
+        state=after,
+        rows_at_hand=True,
+        rated_match_finished=rated_match,
+    )

@@ -1,0 +1,97 @@
+"""Locking and reading the rows every table service works on, and the checks they share."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from apps.accounts.models import User
+from apps.engine.errors import EngineError, InvalidMove
+from apps.engine.game import Move, Rules, get_rules
+from apps.tables.models import Seat, Table
+from apps.tables.services.errors import NotAllowed, TableNotFound
+from apps.tables.snapshot import seating_of
+
+log = logging.getLogger(__name__)
+
+SeatInfo = dict[str, Any]
+
+
+def lock(table_id: int) -> Table:
+    """The table's row, locked until the transaction ends, with its match and current game (one
+    statement). Every writer of a table, its seats, its match or its games locks the table first, so
+    the table's lock is the lock of them all."""
+    try:
+        table = (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("match", "match__fair_deal", "current_game")
+            .get(pk=table_id)
+        )
+    except Table.DoesNotExist:
+        raise TableNotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
+    table._due_when_locked = (table.due_action, table.due_at)  # type: ignore[attr-defined]
+    return table
+
+
+def seats(table: Table) -> list[Seat]:
+    """The seat rows with their users (the services that change seats need them; moves do not)."""
+    return list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+
+
+def save_seating(table: Table, seat_rows: list[Seat]) -> None:
+    """Keep `Table.seating` (what moves and viewers read) in step with the seat rows just written."""
+    table.seating = seating_of(seat_rows)
+
+
+def seat_of(table: Table, user: User | None) -> SeatInfo | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat for seat in table.seating if seat["user_id"] == user.pk), None)
+
+
+def seat_row(seat_rows: list[Seat], user: User | None) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((seat for seat in seat_rows if seat.user_id == user.pk), None)
+
+
+def is_moderator(user: User | None) -> bool:
+    return bool(user is not None and user.is_authenticated and user.is_staff)
+
+
+def check_may_sit(user: User) -> None:
+    if not user.is_authenticated:
+        raise NotAllowed(_("Sign in, or play as a guest, to take a seat."))
+    if not user.is_active:
+        raise NotAllowed(_("This account is disabled."))
+    if user.is_banned:
+        raise NotAllowed(
+            _("Your account is banned from playing until %(until)s.")
+            % {"until": date_format(timezone.localtime(user.banned_until), "SHORT_DATETIME_FORMAT")}
+        )
+
+
+def bump(table: Table) -> None:
+    table.version += 1
+
+
+def rules_of(table: Table) -> Rules[Any]:
+    return get_rules(table.game)
+
+
+def parse_move(rules: Rules[Any], move: str | Mapping[str, Any]) -> Move:
+    """The engine's reading of a move that came from outside. The engine promises InvalidMove for
+    anything malformed; should some input slip past that promise (a ValueError from deep inside), it is
+    still the player's malformed move, not a server error."""
+    try:
+        return rules.parse_move(move)
+    except EngineError:
+        raise
+    except (ValueError, TypeError, LookupError, RecursionError) as error:
+        log.warning("The engine raised %s instead of InvalidMove for the move %.200r", type(error).__name__, move)
+        raise InvalidMove(_("%(move).80r is not a move.") % {"move": move}) from None
