@@ -83,7 +83,7 @@ MESSAGES: dict[str, Promise] = {
     "rr_run_past_13": _("a run cannot go past 13, jokers included"),
     "rr_group_too_long": _("a group has at most 4 tiles, one of each colour"),
     "rr_group_colours": _("a group has each colour only once"),
-    "not_a_table": _("That table cannot be: %(rule)s."),
+    "not_a_table": _("That table is impossible: %(rule)s."),
     # There are only two of each tile and two jokers (said inside another message, after a colon).
     "copies_jokers": _("there are only two jokers in the game, not %(count)s"),
     "copies_tiles": _("there are only two of each tile in the game, not %(count)s × %(tile)s"),

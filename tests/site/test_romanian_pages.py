@@ -27,6 +27,8 @@ def shown_text(page: str) -> str:
     script_words = []
     for block in strings:
         for value in json.loads(block).values():
+            if isinstance(value, dict):  # e.g. the games' names by slug
+                value = list(value.values())
             script_words += value if isinstance(value, list) else [value]
     attributes = re.findall(r'\b(?:title|aria-label|alt|placeholder|content|value)="([^"]*)"', page)
     body = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
