@@ -157,6 +157,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context = {
         "table": table,
         "frame": frame,
+        # The frame carries codes (apps/tables/snapshot.py): the page's own words for its first paint.
+        "game_name": game_name(table.game),
+        "pace": pace_label(table.turn_seconds),
         "strings": table_strings(),
         "invite": invite if table.private else "",
         "invite_url": request.build_absolute_uri(invite_path) if seated else "",

@@ -52,6 +52,9 @@ def test_a_romanian_visitor_plays_a_whole_game_and_reads_no_english_on_the_way(n
     page.wait_for_url("**/t/*/")
     page.locator("#rack .tile").first.wait_for()
     assert page.locator("#seats").get_by_text("Bot (Greu)").count() == 1
+    # The frames name the game, the pace and the bot by code; the page words them (static/js/names.js).
+    assert page.get_by_role("heading", level=1).inner_text().startswith("Remi pe tablă")
+    assert "60 s pe tură" in page.locator("#table-meta").inner_text()  # "Play now" is the game's first pace
     assert_no_english(page, "the table at the deal")
     screenshot(page, "ro-house-table-desktop")
     page.set_viewport_size(PHONE)

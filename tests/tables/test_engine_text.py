@@ -14,6 +14,7 @@ import pytest
 from django.utils import translation
 
 from apps.engine.errors import EngineError, IllegalMove, InvalidMove
+from apps.engine.fair import FairProof
 from apps.engine.game import get_rules
 from apps.tables.engine_text import MESSAGES, engine_text, tile_names
 
@@ -131,3 +132,28 @@ def test_tiles_are_named_as_the_table_names_them():
         assert tile_names("not tiles") == "not tiles"
     with translation.override("en"):
         assert tile_names("y1 b2") == "yellow 1, blue 2"
+
+
+def test_a_meld_or_table_naming_more_copies_than_the_game_has_is_refused_in_romanian():
+    # Both games: three jokers in one meld (there are two), and a whole table with three red 5s.
+    with translation.override("ro"):
+        assert engine_text(refused("tile-rummy", "lay r5 r6 J J J")) == (
+            "Piesele 5 roșu, 6 roșu, joker, joker, joker nu fac o formație: în joc sunt doar doi jokeri, nu 3."
+        )
+        assert engine_text(refused("tile-rummy-rearrange", "play r5 J J J")) == (
+            "Piesele 5 roșu, joker, joker, joker nu sunt o formație: în joc sunt doar doi jokeri, nu 3."
+        )
+        assert engine_text(refused("tile-rummy-rearrange", "play r5 r6 r7 | r5 r6 r7 | r5 r6 r7")) == (
+            "Masa aceasta nu e posibilă: fiecare piesă e în joc doar de două ori, nu 3 × 5 roșu."
+        )
+
+
+def test_a_fair_deal_that_does_not_check_is_told_in_romanian():
+    proof = FairProof("0" * 64, 1, (b"\x01" * 16, b""), b"\x02" * 32)
+    with pytest.raises(InvalidMove) as caught:
+        proof.seeds()
+    assert str(caught.value).startswith("The server seed does not match the commitment")
+    with translation.override("ro"):
+        assert engine_text(caught.value) == (
+            f"Sămânța serverului nu se potrivește cu angajamentul arătat înainte de împărțire ({'0' * 64})."
+        )
