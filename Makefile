@@ -5,20 +5,37 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest worker beat serve migrate clean catalogues messages
+.PHONY: run test lint typecheck pytest worker beat serve migrate clean catalogues messages lock upgrade
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Stamps: reinstall only when pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+# Every install takes exactly the locked versions (requirements/*.txt, with hashes: pip refuses anything
+# else), then the project itself without its dependencies, built by the locked setuptools. Stamps
+# reinstall only when the lock or pyproject.toml changes.
+$(VENV)/.installed: requirements/runtime.txt pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/runtime.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[dev]"
+$(VENV)/.installed-dev: requirements/dev.txt pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/dev.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@ $(VENV)/.installed
+
+# The lockfiles, from pyproject.toml (+ requirements/build.in: pip and setuptools), for every platform
+# and Python 3.11+. `make lock` after changing a dependency keeps every other pin; `make upgrade` moves
+# every pin to the newest release the ranges in pyproject.toml allow. The dev set is resolved under the
+# runtime set's pins, so the two never disagree. See docs/operations.md, "Dependencies".
+UV_COMPILE = $(BIN)/uv pip compile pyproject.toml requirements/build.in --universal --python-version 3.11 \
+	--generate-hashes --quiet
+
+lock: $(VENV)/.installed-dev
+	$(UV_COMPILE) $(UPGRADE) -o requirements/runtime.txt
+	$(UV_COMPILE) $(UPGRADE) --extra dev -c requirements/runtime.txt -o requirements/dev.txt
+
+upgrade:
+	$(MAKE) lock UPGRADE=--upgrade
 
 migrate: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --noinput

@@ -255,7 +255,7 @@ def run_one(stack: Stack, m: int, args: argparse.Namespace) -> dict[str, Any]:
                 out.parent.mkdir(parents=True, exist_ok=True)
                 profilers.append(subprocess.Popen(
                     [str(BIN / "py-spy"), "record", "--pid", str(pid), "--duration", str(int(args.duration)),
-                     "--rate", "50", "--format", "raw", "--nonblocking", "--output", str(out),
+                     "--rate", "50", "--format", "raw", "--nonblocking", "--gil", "--output", str(out),
                      *(["--subprocesses"] if name == "worker" else [])],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     generator.wait(timeout=args.ramp + args.warmup + args.duration + 120)
@@ -291,17 +291,20 @@ def run_one(stack: Stack, m: int, args: argparse.Namespace) -> dict[str, Any]:
     moves = max(1, result["moves_acked"])
     cpu = row.get("cpu_pct", {})
     # CPU time per move: less sensitive to other work on the machine than latency is.
-    row["daphne_cpu_ms_per_move"] = 10 * cpu.get("daphne", 0) * result["measured_s"] / moves
-    row["stack_cpu_ms_per_move"] = 10 * sum(
-        cpu.get(group, 0) for group in ("daphne", "worker", "beat", "postgres")
-    ) * result["measured_s"] / moves
+    per_move = {group: 10 * cpu.get(group, 0) * result["measured_s"] / moves
+                for group in ("daphne", "worker", "beat", "postgres", "redis", "load generator")}
+    row["cpu_ms_per_move"] = per_move
+    row["daphne_cpu_ms_per_move"] = per_move["daphne"]
+    # Every server process together (Redis is the machine's whole server: on a quiet machine, ours).
+    row["stack_cpu_ms_per_move"] = sum(per_move[group] for group in ("daphne", "worker", "beat", "postgres", "redis"))
+    row["generator_cpu_ms_per_move"] = per_move["load generator"]
     (work / "row.json").write_text(json.dumps(row, indent=1))
     print_row(row, header=False)
     return row
 
 
-COLUMNS = ("tables  sockets   p50 ms   p95 ms   p99 ms  moves/s  errors  drops  daphne%  worker%  pg%  redis%  gen%"
-           "  other%  daphneMB  db conns  daphne ms/move  stack ms/move")
+COLUMNS = ("tables  sockets   p50 ms   p95 ms   p99 ms  moves/s  errors  drops  syncs  daphne%  worker%  pg%  redis%"
+           "  gen%  other%  daphneMB  db conns  daphne ms/move  stack ms/move  gen ms/move")
 
 
 def print_row(row: dict[str, Any], header: bool = True) -> None:
@@ -312,11 +315,11 @@ def print_row(row: dict[str, Any], header: bool = True) -> None:
     print(
         f"{row['tables']:>6}  {row['player_sockets'] + row['spectators']:>7}  {row['p50']:>7.1f}  {row['p95']:>7.1f}"
         f"  {row['p99']:>7.1f}  {row['moves_per_s']:>7.1f}  {row['errors']:>6}  {row['drops']:>5}"
-        f"  {cpu.get('daphne', 0):>7.0f}  {cpu.get('worker', 0):>7.0f}  {cpu.get('postgres', 0):>3.0f}"
+        f"  {row.get('syncs_sent', 0):>5}  {cpu.get('daphne', 0):>7.0f}  {cpu.get('worker', 0):>7.0f}  {cpu.get('postgres', 0):>3.0f}"
         f"  {cpu.get('redis', 0):>6.0f}  {cpu.get('load generator', 0):>4.0f}  {cpu.get('others', 0):>6.0f}"
         f"  {rss.get('daphne', 0):>8.0f}"
         f"  {row.get('db_connections_max', -1):>8}  {row.get('daphne_cpu_ms_per_move', 0):>14.1f}"
-        f"  {row.get('stack_cpu_ms_per_move', 0):>13.1f}",
+        f"  {row.get('stack_cpu_ms_per_move', 0):>13.1f}  {row.get('generator_cpu_ms_per_move', 0):>11.1f}",
         flush=True,
     )
 

@@ -21,6 +21,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import sys
 import time
@@ -42,6 +43,8 @@ from apps.engine.bots import get_bot  # noqa: E402
 #: `stale` is not one (a race with the table's own action, answered with a fresh state frame).
 BENIGN_ERRORS = {"stale"}
 SYNC_GRACE = 0.3  # seconds: SYNC_GRACE_MS of static/js/connection.js
+STATE_HEAD = re.compile(r'\{"type":"state","version":(\d+),')
+VIEW_TURN = re.compile(r'"turn":(\d+)')
 
 
 @dataclass
@@ -164,7 +167,7 @@ class Client:
                     pinger = asyncio.create_task(self.pinger())
                     try:
                         async for raw in ws:
-                            self.on_frame(json.loads(raw))
+                            self.on_text(raw)
                     finally:
                         pinger.cancel()
                         self.run.connected -= 1
@@ -216,6 +219,42 @@ class Client:
         while True:
             await self.send({"type": "ping"})
             await asyncio.sleep(self.run.ping_every * self.run.rng.uniform(0.8, 1.2))
+
+    def on_text(self, raw: str | bytes) -> None:
+        """Decode only what this client must read: a `state` frame not addressed to a decision of this
+        client (a spectator's, or one where another seat is to move) is read for its version alone, so
+        the generator's own CPU goes to the server's frames as little as possible (they are written with
+        the type, the version and the seat first: apps/tables/snapshot.py)."""
+        text = raw.decode() if isinstance(raw, bytes) else raw
+        if text.startswith('{"type":"state","version":'):
+            head = STATE_HEAD.match(text)
+            if head is not None:
+                version = int(head.group(1))
+                turn = VIEW_TURN.search(text, text.find('"view":'))
+                mine = self.seat is not None and turn is not None and int(turn.group(1)) == self.seat
+                if not mine and not self.run.record:
+                    self.on_version(version)
+                    return
+        self.on_frame(json.loads(text))
+
+    def on_version(self, version: int) -> None:
+        """A `state` frame this client only watches: what `on_frame` does with it, without decoding it."""
+        now = time.monotonic()
+        figures = self.run.figures
+        figures.frames_received += 1
+        if version < self.version:
+            return
+        if version > self.version and self.run.measuring:
+            sent = self.table.sent_at.get(version)
+            if sent is not None and sent[1] != self.seat:
+                figures.latencies_ms.append((now - sent[0]) * 1000)
+        if self.seen_newer_at is not None and version >= self.behind_until:
+            if self.run.measuring:
+                figures.converge_ms.append((now - self.seen_newer_at) * 1000)
+            self.seen_newer_at = None
+        self.version = max(self.version, version)
+        self.state = None  # not this client's decision: nothing to play from it
+        self.maybe_play()
 
     def on_frame(self, frame: dict[str, Any]) -> None:
         now = time.monotonic()

@@ -45,10 +45,14 @@ def bench_env(db: str = DEFAULT_DB, redis_db: int = DEFAULT_REDIS_DB, redis_port
         DEBUG="0",
         SECURE_SSL_REDIRECT="0",
         SECURE_HSTS_SECONDS="0",
+        EMAIL_URL="console",  # production settings refuse to guess where mail goes
+        LOG_JSON="0",  # the drills read the logs' plain lines
         ALLOWED_HOSTS="127.0.0.1,localhost",
         CELERY_BEAT_SCHEDULE_FILENAME=f"/tmp/rummy-bench-beat-{db}",
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
+        # The scripted clients send no browser seed: deal at once rather than after the seeds' window.
+        TABLE_FAIR_SEED_SECONDS="0",
     )
     env.update(extra)
     return env

@@ -17,6 +17,8 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from apps.live import loop  # noqa: E402
+from rummysite import metrics  # noqa: E402
+from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
 from rummysite.embedded import start_embedded_worker  # noqa: E402
 from rummysite.routing import websocket_urlpatterns  # noqa: E402
 
@@ -25,12 +27,19 @@ from rummysite.routing import websocket_urlpatterns  # noqa: E402
 # process. A shorter interval keeps the loop responsive (measured in bench/README.md, load benchmark).
 sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL)
 
-router = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
+# The client's address is settled first (rummysite/client_address.py): Django's REMOTE_ADDR, allauth's
+# rate limits and the consumers all read the one the trusted proxy saw. Open WebSockets are counted.
+router = TrustedProxyMiddleware(
+    metrics.SocketCounter(
+        ProtocolTypeRouter(
+            {
+                "http": django_asgi_app,
+                "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            }
+        )
+    )
 )
+metrics.start_exporter()  # this process's metrics for Prometheus on METRICS_PORT, if set
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

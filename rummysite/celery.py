@@ -15,6 +15,8 @@ app = Celery("rummysite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+from rummysite import metrics  # noqa: E402, F401  (connects the task signals: lag, failures, the worker's exporter)
+
 
 class BrokerOutageInOneLine(logging.Filter):
     """A broker (Redis) outage is one line per failed attempt in the worker's and beat's logs, not a

@@ -6,6 +6,7 @@ deployment stops the process at start instead of surfacing later as a confusing 
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from typing import Any
 from urllib.parse import urlsplit
@@ -73,6 +74,17 @@ def get_list(name: str, default: list[str]) -> list[str]:
     if raw is None or raw.strip() == "":
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def get_networks(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list of IP addresses or networks ("10.0.0.7, 172.30.57.0/24, ::1"), normalised."""
+    networks = []
+    for item in get_list(name, default):
+        try:
+            networks.append(str(ipaddress.ip_network(item, strict=False)))
+        except ValueError:
+            raise ImproperlyConfigured(f"{name}: {item!r} is not an IP address or network (such as 10.0.0.0/8)") from None
+    return networks
 
 
 def database_from_url(url: str, *, name: str = "DATABASE_URL") -> dict[str, Any]:

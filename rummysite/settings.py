@@ -32,6 +32,8 @@ if SECRET_KEY_FROM_ENV is None and not DEBUG:
 if SECRET_KEY_FROM_ENV is not None and len(SECRET_KEY_FROM_ENV) < 50 and not DEBUG:
     raise ImproperlyConfigured("SECRET_KEY is too short for production: use at least 50 random characters")
 SECRET_KEY = SECRET_KEY_FROM_ENV or "django-insecure-local-development-only-key-do-not-use-in-production"
+# Rotating SECRET_KEY: the old key here keeps sessions and password-reset links valid until it is removed.
+SECRET_KEY_FALLBACKS = env.get_list("SECRET_KEY_FALLBACKS", [])
 
 ALLOWED_HOSTS = env.get_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.get_list("CSRF_TRUSTED_ORIGINS", [])
@@ -47,6 +49,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "csp",
     "allauth",
     "allauth.account",
     "apps.accounts",
@@ -57,7 +60,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "rummysite.security.SecurityHeadersMiddleware",  # Content-Security-Policy, Permissions-Policy
+    "rummysite.security.ContentSecurityPolicyMiddleware",  # django-csp, plus the page's WebSocket origin
+    "rummysite.security.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -112,12 +116,26 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 else:
-    # Keep each thread's connection for a while: under daphne every WebSocket frame that reads the
-    # database runs through Channels' database_sync_to_async, which would otherwise open a new
-    # PostgreSQL connection (about 6 ms of the single database thread) per frame. Health checks drop a
-    # connection that went bad; CONN_MAX_AGE=0 restores one connection per request. Tests keep 0: the
-    # test runner drops its database at the end, which a connection kept by a thread would block.
-    DATABASES["default"]["CONN_MAX_AGE"] = env.get_int("CONN_MAX_AGE", 0 if TESTING else 300, minimum=0)
+    # Two ways to reuse PostgreSQL connections, measured against each other in bench/README.md
+    # ("Database connections"): psycopg's pool (DATABASE_POOL=1, which Django's documentation advises
+    # under ASGI; every thread borrows a connection per request or WebSocket frame and gives it back),
+    # or each thread keeping its own connection for CONN_MAX_AGE seconds. Under daphne every
+    # WebSocket frame that reads the database runs on one of the consumers' database threads, which
+    # would otherwise open a new connection (about 6 ms of the single database thread) per frame.
+    # Tests keep neither: the test runner drops its database at the end, which a kept connection blocks.
+    DATABASE_POOL = env.get_bool("DATABASE_POOL", False)
+    if DATABASE_POOL and not TESTING:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections; Django refuses both
+        DATABASES["default"]["OPTIONS"] = {
+            "pool": {
+                "min_size": env.get_int("DATABASE_POOL_MIN", 2, minimum=0, maximum=100),
+                "max_size": env.get_int("DATABASE_POOL_MAX", 20, minimum=1, maximum=500),
+                "timeout": env.get_float("DATABASE_POOL_TIMEOUT", 10.0, minimum=0.1, maximum=120.0),
+            }
+        }
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = env.get_int("CONN_MAX_AGE", 0 if TESTING else 300, minimum=0)
+    # Health checks drop a connection that went bad (with the pool: before lending it).
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -157,6 +175,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# Beat writes its schedule file after every task it sends: the file's age is its healthcheck (compose.yaml).
+CELERY_BEAT_SYNC_EVERY = 1
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Every second: the turn timeouts that are due, and (the backstop for lost tasks) any other table
     # action overdue by more than a second.
@@ -217,8 +237,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Production must say where mail goes: password resets and address confirmations printed to a console
+# nobody reads would fail silently. EMAIL_URL=console (on purpose) prints them, as on a laptop.
 EMAIL_URL = env.get_str("EMAIL_URL")
-if EMAIL_URL is None:
+if EMAIL_URL is None and not DEBUG:
+    raise ImproperlyConfigured(
+        "EMAIL_URL must be set when DEBUG is off: smtp+tls://USER:PASSWORD@HOST:587, or EMAIL_URL=console "
+        "to print every email to the log on purpose"
+    )
+if EMAIL_URL is None or EMAIL_URL in ("console", "console://", "consolemail://"):
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 else:
     try:
@@ -264,23 +291,84 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+
+# The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (addresses or networks); from
+# anyone else those headers are dropped (rummysite/client_address.py). Empty: no proxy, the TCP peer
+# is the client (make run, bench). docker/compose.yaml gives its proxy a fixed address and lists it here.
+TRUSTED_PROXIES = env.get_networks("TRUSTED_PROXIES", [])
+# Client addresses (as resolved above) that may read health details and metrics without signing in:
+# the compose healthchecks run inside each container, Prometheus on the internal network.
+INTERNAL_NETWORKS = env.get_networks("INTERNAL_NETWORKS", ["127.0.0.0/8", "::1/128"])
+
+# Content Security Policy (django-csp; rummysite/security.py adds the page's own WebSocket origin to
+# connect-src). The site serves its own JavaScript and CSS only (ES modules and stylesheets under
+# /static/), and puts page data in inline `<script type="application/json">` blocks, which browsers never
+# execute and CSP does not block: scripts, styles, fonts and images from the site itself, and nothing
+# inline (tests/security/test_headers.py checks the templates keep to that), except style *attributes*
+# set by the site's own scripts (a progress bar's width via dom.js's setAttribute).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
+    "payment=(), usb=()"
+)
+
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.get_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-    SECURE_HSTS_SECONDS = env.get_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365, minimum=0)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = env.get_bool("SECURE_HSTS_PRELOAD", True)
+    # Internal callers (healthchecks, Prometheus) speak plain HTTP to daphne directly.
+    SECURE_REDIRECT_EXEMPT = [r"^livez$", r"^readyz$", r"^healthz$", r"^metrics$"]
+    # HSTS starts short and without preload: a first deploy whose HTTPS turns out broken costs its
+    # visitors an hour, not a year, and preload (browsers' built-in lists) is a promise that takes
+    # months to take back. docs/operations.md ("HTTPS") says when and how to raise both.
+    SECURE_HSTS_SECONDS = env.get_int("SECURE_HSTS_SECONDS", 3600, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.get_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env.get_bool("SECURE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]  # preload off is the decision above, not an oversight
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
+# --- Observability ----------------------------------------------------------------------------------
+
+# Prometheus (rummysite/metrics.py, docs/operations.md "Observe"). /metrics answers staff, the internal
+# networks and `Authorization: Bearer METRICS_TOKEN`; METRICS_PORT (0: off) serves this process's
+# metrics to Prometheus from a thread, on METRICS_ADDR, never through the proxy.
+METRICS_TOKEN = env.get_str("METRICS_TOKEN")
+if METRICS_TOKEN is not None and len(METRICS_TOKEN) < 32:
+    raise ImproperlyConfigured("METRICS_TOKEN is too short: use at least 32 random characters")
+METRICS_PORT = env.get_int("METRICS_PORT", 0, minimum=0, maximum=65535)
+METRICS_ADDR = env.get_str("METRICS_ADDR", "127.0.0.1")
+
 # --- Logging ----------------------------------------------------------------------------------------
 
+# One JSON object per line in production (rummysite/json_logs.py), plain lines on a laptop. Celery's
+# worker and beat then log through this configuration too, instead of replacing it with their own.
+LOG_JSON = env.get_bool("LOG_JSON", not DEBUG)
+CELERY_WORKER_HIJACK_ROOT_LOGGER = not LOG_JSON
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "rummysite.json_logs.JsonFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json" if LOG_JSON else "plain"}},
     "root": {"handlers": ["console"], "level": env.get_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.channels.server": {"level": "WARNING"},
@@ -289,3 +377,17 @@ LOGGING = {
         "kombu": {"level": "ERROR"},
     },
 }
+
+# --- Error reports --------------------------------------------------------------------------------------
+
+# Sentry (rummysite/error_reports.py) when SENTRY_DSN is set: no personal data, no hidden tiles.
+SENTRY_DSN = env.get_str("SENTRY_DSN")
+if SENTRY_DSN is not None:
+    from rummysite import error_reports
+
+    error_reports.init(
+        dsn=SENTRY_DSN,
+        environment=env.get_str("SENTRY_ENVIRONMENT", "production") or "production",
+        release=env.get_str("SENTRY_RELEASE"),
+        traces_sample_rate=env.get_float("SENTRY_TRACES_SAMPLE_RATE", 0.0, maximum=1.0),
+    )

@@ -3,14 +3,21 @@ from django.contrib import admin
 from django.urls import include, path
 
 from apps.accounts.language import set_language
-from rummysite import views
+from rummysite import pwa, views
 
 # The admin signs in through allauth's login page, so it gets the same rate limits (ACCOUNT_RATE_LIMITS).
 admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
+    path("livez", views.livez, name="livez"),
+    path("readyz", views.readyz, name="readyz"),
+    path("healthz", views.readyz, name="healthz"),  # the old name of readyz, for checks that still use it
+    path("metrics", views.metrics_view, name="metrics"),
+    # The installable app: its manifest and a service worker whose scope is the whole site.
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("games/", include("apps.catalog.urls")),
     path("", include("apps.tables.urls")),
     path("leaderboards/", include("apps.leaderboards.urls")),

@@ -325,3 +325,23 @@ def seat_view(
     if seat is not None:
         view["rack"] = faces_json(tile_of(tile) for tile in state.racks[seat])
     return view
+
+
+def views_from_public(
+    public: JSON,
+    state: SeatedState,
+    seats: Iterable[int],
+    actions_of: Callable[[int], list[str]],
+    own: Callable[[int], JSON] | None = None,
+) -> dict[int | None, JSON]:
+    """Every seat's view built on the spectators' one (`public`, built once): a seat's view is the same but
+    for who it is, what it may do, its own rack and what `own` adds (the parts only that seat may see),
+    in the same order as `seat_view` writes them."""
+    views: dict[int | None, JSON] = {None: public}
+    for seat in seats:
+        view = {**public, "you": seat, "actions": actions_of(seat)}
+        view["rack"] = faces_json(tile_of(tile) for tile in state.racks[seat])
+        if own is not None:
+            view.update(own(seat))
+        views[seat] = view
+    return views

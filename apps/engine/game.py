@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -353,6 +353,11 @@ class Rules(ABC, Generic[StateT]):
     @abstractmethod
     def view_for(self, state: StateT, seat: int | None) -> JSON:
         """What `seat` may see (None: a spectator), JSON-able. Never another seat's rack, never the pile."""
+
+    def views_for(self, state: StateT, seats: Iterable[int]) -> dict[int | None, JSON]:
+        """Every view one change of a table is sent with: the spectators' (key None) and each of `seats`'.
+        Each equals `view_for` of that seat; a game may build the part every viewer shares only once."""
+        return {None: self.view_for(state, None), **{seat: self.view_for(state, seat) for seat in seats}}
 
     @abstractmethod
     def to_dict(self, state: StateT) -> JSON:

@@ -27,6 +27,7 @@ from django.db import transaction
 from apps.live.bus import bus
 from apps.tables.models import Game, Match, Table
 from apps.tables.snapshot import dumps, envelope, lobby_entry, table_envelope
+from rummysite import metrics
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,7 @@ def after_commit(
             text = table_envelope(table_id)
         if text is not None:
             bus().publish(table_topic(table_id), text)
+            metrics.table_broadcast(table_id, table.version)
         if lobby:
             publish_lobby(table_id)
         if queue:

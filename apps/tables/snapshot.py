@@ -104,9 +104,8 @@ def envelope(table: Table, game: Game | None, match: Match | None, state: Any = 
         rules = get_rules(table.game)
         if state is None:
             state = rules.from_dict(game.state)
-        views[SPECTATOR] = rules.view_for(state, None)
-        for index in seated.values():
-            views[str(index)] = rules.view_for(state, index)
+        built = rules.views_for(state, sorted(set(seated.values())))
+        views = {SPECTATOR if seat is None else str(seat): view for seat, view in built.items()}
     else:
         for index in seated.values():
             views[str(index)] = None

@@ -36,6 +36,8 @@ def common_strings() -> dict[str, object]:
         "private": _("Private"),
         "single_game": _("One game"),
         "match_of_games_forms": _forms("Match of %(count)s game", "Match of %(count)s games"),
+        "seat_free": _("Seat %(n)s: free"),
+        "free_seat": _("Free seat"),
         "empty_seat": _("Empty seat"),
         # Frames carry codes, not words (apps/tables/snapshot.py): the scripts word them with these.
         "bot_easy": _("Bot (%(level)s)") % {"level": BotLevel.EASY.label},
@@ -50,6 +52,7 @@ def lobby_strings() -> dict[str, object]:
     return {
         **common_strings(),
         "join": _("Join"),
+        "join_table_n": _("Join table %(id)s: take a free seat"),
         "watch": _("Watch"),
         "playing": _("Playing"),
         "open": _("Waiting for players"),
@@ -104,9 +107,9 @@ def table_strings() -> dict[str, object]:
         "invite_public": _("Invite a friend with this link:"),
         "copy_link": _("Copy link"),
         "copied": _("Copied"),
-        "join_as_guest": _("To take a seat, play as a guest (one click, no sign-up) or sign in."),
-        "play_as_guest": _("Play as a guest"),
-        "sign_in": _("Sign in"),
+        "sit_in_seat": _("Sit in seat %(n)s"),
+        "sit_as_guest": _("No account needed: Sit here makes you a guest player on the spot."),
+        "sign_in_first": _("Or sign in first."),
         "leave_before_match": _("Stand up? Your seat becomes free for someone else."),
         "leave_during_match": _(
             "Leave the match? You will be out of it and placed after everyone still playing, "
@@ -253,6 +256,8 @@ def table_strings() -> dict[str, object]:
             "%(count)s tile selected: press + on a set, or New set.",
             "%(count)s tiles selected: press + on a set, or New set.",
         ),
+        "changed_since_your_turn": _("placed or moved since your last turn"),
+        "changed_since_last_turn": _("placed or moved in the last turn"),
         "score_won": _("Won: the losers' points"),
         "score_left": _("Left the game"),
         "score_none": _("No score this game"),

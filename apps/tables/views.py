@@ -11,7 +11,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -44,7 +43,7 @@ def _games() -> list[dict[str, Any]]:
             "min_players": entry.min_players,
             "max_players": entry.max_players,
             "available": is_available(entry.slug),
-            "play_now": is_available(entry.slug) and bool(_bot_levels(entry.slug)),
+            "play_now": is_available(entry.slug) and bool(bot_levels_offered(entry.slug)),
             "paces": [{"seconds": pace, "label": pace_label(pace)} for pace in PACES.get(entry.slug, ())],
         }
         for entry in CATALOG
@@ -110,28 +109,42 @@ def open_table(request: HttpRequest) -> HttpResponse:
     return redirect(_table_url(table))
 
 
-def _bot_levels(game: str) -> list[str]:
+def bot_levels_offered(game: str) -> list[str]:
     """The levels a host may seat for `game` (the engine may have benchmark-only levels too)."""
     return [level for level in bot_levels(game) if level in BotLevel.values]
 
 
-def _strongest_bot(game: str) -> str:
-    levels = _bot_levels(game)
-    return BotLevel.HARD if BotLevel.HARD in levels else (levels[0] if levels else BotLevel.EASY)
+def play_now_level(user: Any) -> str:
+    """The bot Play now offers first: Easy for a first game, else the level of the player's latest
+    match against a bot (they chose it last time)."""
+    if not getattr(user, "is_authenticated", False):
+        return BotLevel.EASY
+    latest = (
+        MatchPlayer.objects.filter(match__players__user=user, match__finished_at__isnull=False)
+        .exclude(bot_level="")
+        .order_by("-match__finished_at")
+        .values_list("bot_level", flat=True)
+        .first()
+    )
+    return latest if latest in BotLevel.values else BotLevel.EASY
 
 
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
-    """One click from anywhere to a game: a guest account if needed, a table against the strongest
-    bot, the match started."""
+    """One press from anywhere to a started game: the game and the bot's level chosen on the button,
+    a guest account made on the spot for a visitor, the match started (the other seat is a bot)."""
     game = request.POST.get("game") or PLAY_NOW_GAME
-    if not is_available(game) or not _bot_levels(game):
+    level = request.POST.get("level") or play_now_level(request.user)
+    if not is_available(game) or not bot_levels_offered(game):
         messages.error(request, _("That game cannot be played against a bot yet."))
+        return redirect("tables:lobby")
+    if level not in bot_levels_offered(game):
+        messages.error(request, _("There is no bot of that level for this game: choose Easy or Hard."))
         return redirect("tables:lobby")
     user = guest_login(request)
     try:
         table = services.table_open(
-            by=user, game=game, seat_count=2, match_length=1, turn_seconds=PACES[game][0], bots=[_strongest_bot(game)]
+            by=user, game=game, seat_count=2, match_length=1, turn_seconds=PACES[game][0], bots=[level]
         )
         services.table_start(table_id=table.pk, by=user)
     except services.TableError as error:
@@ -157,7 +170,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context = {
         "table": table,
         "frame": frame,
-        # The frame carries codes (apps/tables/snapshot.py): the page's own words for its first paint.
+        # The frame names the game and the pace by code (one frame for every language): the page words them.
         "game_name": game_name(table.game),
         "pace": pace_label(table.turn_seconds),
         "strings": table_strings(),
@@ -168,16 +181,17 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, "tables/table.html", context)
 
 
-@login_required
 @require_POST
 def join_table(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Take a seat. Sitting needs an account: the table page offers a visitor a guest one first."""
+    """Take a seat in one press, from the lobby or the table: a visitor gets a guest account on the
+    spot (as Play now does); `seat` picks the seat, else the first empty one."""
     seat = request.POST.get("seat")
     invite = request.POST.get("invite", "")
+    user = guest_login(request)
     try:
         services.table_join(
             table_id=table_id,
-            by=request.user,  # type: ignore[arg-type]
+            by=user,
             seat_index=int(seat) if seat and seat.isdigit() else None,
             invite_token=invite,
         )

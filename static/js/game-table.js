@@ -33,6 +33,26 @@ export function pileSpot(label, count, { drawable, ariaLabel, dataset, onclick =
   return h("div", { class: "spot spot--pile" }, h("p", { class: "spot__label" }, label), pile);
 }
 
+/**
+ * The opening's progress, drawn the same way in both games (the house game's tray, the top of the
+ * Rearrange table): one row with a title, a bar, and "18 of 30" (or "30 points: enough") with notes.
+ */
+export function openingMeter({ points, needed, ready, notes = [] }) {
+  const total = points >= needed ? t("opening_points_reached", { points }) : t("opening_points_of", { points, needed });
+  const progress = Math.min(100, Math.round((points / needed) * 100));
+  return h("div", { class: "meter" },
+    h("h2", { class: "meter__title" }, t("your_opening")),
+    h("div", {
+      class: "meter__bar",
+      role: "progressbar",
+      "aria-valuemin": "0",
+      "aria-valuemax": String(needed),
+      "aria-valuenow": String(Math.min(points, needed)),
+      "aria-label": t("opening_progress"),
+    }, h("span", { style: `width:${progress}%` })),
+    h("p", { class: `meter__total${ready ? " is-ready" : ""}`, "aria-live": "polite" }, [total, ...notes].join(" · ")));
+}
+
 export class GameTable {
   constructor(page) {
     this.page = page;
@@ -43,6 +63,7 @@ export class GameTable {
       countElement: page.els.rackCount,
       onSelect: () => this.selectionChanged(),
       onDrop: (data, target, point) => this.dropOn(data, target, point),
+      sortButtons: { colour: page.els.sortColour, number: page.els.sortNumber },
     });
     this.els.melds.dataset.drop = "table";
     page.els.sortColour?.addEventListener("click", () => this.rack.sortBy("colour"));
@@ -104,6 +125,12 @@ export class GameTable {
 
   /** What a game keeps from a new frame before it is drawn (the rack, its own work in progress). */
   takeFrame(frame) {}
+
+  /** Where this seat's rack order is kept: one entry per table, game and seat. */
+  rackKey(frame) {
+    const game = frame.table.current_game;
+    return `rack:${frame.table.id}:${game ? game.id : 0}:${frame.seat}`;
+  }
 
   /** The middle of the table: the game's spots (`centerSpots`), nothing before the first deal. */
   renderCenter() {

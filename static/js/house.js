@@ -3,7 +3,7 @@
 // (`view.actions`). Every move is sent as notation (docs/engine.md); the server decides.
 
 import { focusedKey, h } from "./dom.js";
-import { GameTable, actionButton, pileSpot } from "./game-table.js";
+import { GameTable, actionButton, openingMeter, pileSpot } from "./game-table.js";
 import { t, tn } from "./i18n.js";
 import { seatColourClass } from "./seats.js";
 import {
@@ -40,8 +40,7 @@ export class HouseTable extends GameTable {
 
   takeFrame(frame) {
     const view = frame.view;
-    const game = frame.table.current_game;
-    const key = `rack:${frame.table.id}:${game ? game.id : 0}:${frame.seat}`;
+    const key = this.rackKey(frame);
     if (key !== this.gameKey) {
       this.gameKey = key;
       this.tray = [];
@@ -246,11 +245,8 @@ export class HouseTable extends GameTable {
     if (!show) return;
     const melds = this.tray.map((meld) => meld.faces);
     const sum = openingTotal(melds, HOUSE);
-    const missing = [];
-    if (sum.points < OPENING) missing.push(t("opening_points_of", { points: sum.points, needed: OPENING }));
-    else missing.push(t("opening_points_reached", { points: sum.points }));
-    if (!sum.hasRun) missing.push(t("needs_a_run"));
     const ready = sum.points >= OPENING && sum.hasRun && sum.allOk;
+    const meter = openingMeter({ points: sum.points, needed: OPENING, ready, notes: sum.hasRun ? [] : [t("needs_a_run")] });
     const list = h("ul", { class: "tray__melds", dataset: { drop: "tray" } });
     this.tray.forEach((meld, index) => {
       const read = readMeld(meld.faces, HOUSE);
@@ -269,7 +265,6 @@ export class HouseTable extends GameTable {
     });
     if (!this.tray.length) list.append(h("li", { class: "tray__empty" }, t("tray_empty")));
     tray.classList.toggle("is-empty", !this.tray.length);
-    const progress = Math.min(100, Math.round((sum.points / OPENING) * 100));
     const layButton = h("button", {
       type: "button",
       class: `button ${ready ? "button--primary" : ""}`,
@@ -279,11 +274,7 @@ export class HouseTable extends GameTable {
     }, t("lay_opening"), h("kbd", { "aria-hidden": "true" }, "O"));
     const hadFocus = focusedKey(tray);
     tray.replaceChildren(
-      h("div", { class: "tray__head" },
-        h("h2", { class: "tray__title" }, t("your_opening")),
-        h("p", { class: `tray__total${ready ? " is-ready" : ""}`, "aria-live": "polite" }, missing.join(" · "))),
-      h("div", { class: "tray__bar", role: "progressbar", "aria-valuemin": "0", "aria-valuemax": String(OPENING), "aria-valuenow": String(Math.min(sum.points, OPENING)), "aria-label": t("opening_progress") },
-        h("span", { style: `width:${progress}%` })),
+      meter,
       list,
       ...(this.tray.length ? [h("div", { class: "tray__actions" }, layButton)] : []),
     );
@@ -300,7 +291,7 @@ export class HouseTable extends GameTable {
       actions.push(actionButton("draw", t("draw"), "D", this.can("draw"), () => this.draw(), !this.takeMode));
       if (this.takeMode) actions.push(actionButton("take", t("lay_with_discard"), "L", faces.length >= 2, () => this.take(), true));
     } else if (me && !me.opened) {
-      actions.push(actionButton("add-opening", t("add_to_opening"), "L", faces.length >= 3, () => this.addToTray()));
+      actions.push(actionButton("add-opening", t("add_to_opening"), "L", this.makesAMeld(faces), () => this.addToTray()));
     } else {
       actions.push(actionButton("lay", t("lay_meld"), "L", faces.length >= 3 && this.can("lay"), () => this.layMeld(), faces.length >= 3));
     }
@@ -370,9 +361,19 @@ export class HouseTable extends GameTable {
     this.page.move(`take ${arrangeMeld([...faces, top], HOUSE).join(" ")}`);
   }
 
+  /** Display only: do these tiles read as one meld (the button that adds them to the opening lights
+   * up only then)? The server checks the opening when it is laid. */
+  makesAMeld(faces) {
+    return faces.length >= 3 && readMeld(arrangeMeld(faces, HOUSE), HOUSE).ok;
+  }
+
   addToTray(ids = this.rack.selectedIds()) {
     if (ids.length < 3) {
       this.page.toast(t("select_three"));
+      return;
+    }
+    if (!this.makesAMeld(ids.map((id) => this.rack.faceOf(id)))) {
+      this.page.toast(t("hint_not_meld"));
       return;
     }
     const faces = arrangeMeld(ids.map((id) => this.rack.faceOf(id)), HOUSE);

@@ -39,10 +39,18 @@ function row(entry) {
     h("li", {}, h("span", { class: `rated-chip${entry.rated ? " is-rated" : ""}` }, entry.rated ? t("rated") : t("unrated"))));
   item.append(facts);
   const actions = h("div", { class: "lobby-table__actions" });
-  if (open && free > 0) actions.append(h("a", { class: "button button--primary button--small", href: entry.url }, t("join")));
+  if (open && free > 0) actions.append(joinForm(entry));
   actions.append(h("a", { class: "button button--small", href: entry.url }, t("watch")));
   item.append(actions);
   return item;
+}
+
+/** Join in one press: a form that takes the first free seat (a visitor becomes a guest on the spot). */
+function joinForm(entry) {
+  const action = list.dataset.joinUrl.replace("/0/", `/${entry.id}/`);
+  return h("form", { method: "post", action, class: "inline-form" },
+    h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: list.dataset.csrf }),
+    h("button", { type: "submit", class: "button button--primary button--small", "aria-label": t("join_table_n", { id: entry.id }) }, t("join")));
 }
 
 function render() {

@@ -1,10 +1,15 @@
 // The player's own rack: the tiles the server says are yours, in the order you keep them. Select by
-// click, tap or keyboard; drag to reorder (or onto the table); sort by colour or by number. The order
-// is yours alone (kept in this browser for the game); the server only knows which tiles you hold.
+// click, tap or keyboard; drag to reorder (or onto the table); keep it sorted by colour or by number
+// (it stays sorted as tiles arrive, until you move a tile yourself). The order is yours alone, kept in
+// this browser per table and game (across reloads); the server only knows which tiles you hold.
 
 import { enableDrag } from "./drag.js";
 import { t, tn } from "./i18n.js";
+import { load, loadOneOf, save, saveOneOf } from "./store.js";
 import { colourKey, numberKey, tileElement, tileName } from "./tiles.js";
+
+const SORT_KEYS = { colour: colourKey, number: numberKey };
+const SORT_SETTING = "rack-sort";
 
 let nextId = 1;
 
@@ -12,15 +17,19 @@ export class Rack {
   /**
    * @param {HTMLElement} root   the rack's element (a list of tile buttons)
    * @param {object} options
-   *   storageKey: where the order is kept for this game (sessionStorage)
+   *   storageKey: where the order is kept for this table and game (localStorage, "rack:..." keys)
    *   onSelect(): the selection changed
    *   onDrop(ids, target, point): tiles were dropped on a [data-drop] target outside the rack
-   *   onActivate(id, event): Enter on a tile with a modifier (the controller's shortcut), optional
+   *   sortButtons: {colour, number}: the buttons that turn "keep sorted" on and off (pressed = on)
    */
-  constructor(root, { storageKey, onSelect, onDrop, countElement = null }) {
+  constructor(root, { storageKey, onSelect, onDrop, countElement = null, sortButtons = {} }) {
     this.root = root;
     this.countElement = countElement;
     this.storageKey = storageKey;
+    this.sortButtons = sortButtons;
+    // "Keep sorted" is the player's habit, not one game's: it carries over to the next table.
+    this.keepSorted = SORT_KEYS[load(SORT_SETTING)] ? load(SORT_SETTING) : null;
+    this.showSort();
     this.onSelect = onSelect || (() => {});
     this.onDrop = onDrop || (() => {});
     this.items = []; // {id, face, fresh}
@@ -44,7 +53,8 @@ export class Rack {
     });
   }
 
-  /** The server's rack (faces, any order). Keeps the player's order; new tiles go at the end. */
+  /** The server's rack (faces, any order). Keeps the player's order; new tiles go at the end, or
+   * where they sort while the rack is kept sorted. */
   setFaces(faces, drawn = null, storageKey = this.storageKey) {
     if (storageKey !== this.storageKey) {
       this.storageKey = storageKey;
@@ -77,25 +87,18 @@ export class Rack {
     for (const id of [...this.selected]) if (!ids.has(id)) this.selected.delete(id);
     for (const id of [...this.hidden]) if (!ids.has(id)) this.hidden.delete(id);
     this.items = kept;
-    this.saveOrder(kept.map((item) => item.face));
+    if (this.keepSorted) this.sortItems(this.keepSorted);
+    this.saveOrder();
     this.render();
   }
 
   loadOrder() {
-    try {
-      const saved = JSON.parse(sessionStorage.getItem(this.storageKey) || "[]");
-      return Array.isArray(saved) ? saved.filter((face) => typeof face === "string") : [];
-    } catch (error) {
-      return [];
-    }
+    const saved = loadOneOf(this.storageKey, []);
+    return Array.isArray(saved) ? saved.filter((face) => typeof face === "string") : [];
   }
 
-  saveOrder(order) {
-    try {
-      sessionStorage.setItem(this.storageKey, JSON.stringify(order));
-    } catch (error) {
-      /* private mode: the order just is not kept */
-    }
+  saveOrder() {
+    saveOneOf("rack", this.storageKey, this.items.map((item) => item.face));
   }
 
   visibleItems() {
@@ -153,11 +156,40 @@ export class Rack {
     this.render();
   }
 
+  /** "By colour" / "By number": sort now and keep it sorted as tiles arrive; the same again turns
+   * keeping sorted off (the order stays as it is). */
   sortBy(kind) {
-    const key = kind === "number" ? numberKey : colourKey;
-    this.items.sort((a, b) => key(a.face) - key(b.face));
-    this.saveOrder(this.items.map((item) => item.face));
+    if (this.keepSorted === kind) {
+      this.setKeepSorted(null);
+      return;
+    }
+    this.setKeepSorted(kind);
+    this.sortItems(kind);
+    this.saveOrder();
     this.render();
+  }
+
+  sortItems(kind) {
+    const key = SORT_KEYS[kind];
+    this.items.sort((a, b) => key(a.face) - key(b.face));
+  }
+
+  setKeepSorted(kind) {
+    this.keepSorted = kind;
+    save(SORT_SETTING, kind);
+    this.showSort();
+  }
+
+  showSort() {
+    for (const [kind, button] of Object.entries(this.sortButtons)) {
+      if (button) button.setAttribute("aria-pressed", this.keepSorted === kind ? "true" : "false");
+    }
+  }
+
+  /** The player put a tile where they want it: their order wins over keeping sorted. */
+  ownOrder() {
+    if (this.keepSorted) this.setKeepSorted(null);
+    this.saveOrder();
   }
 
   setEnabled(enabled) {
@@ -262,7 +294,7 @@ export class Rack {
     const targetAt = this.items.indexOf(target);
     const from = visible.indexOf(item);
     this.items.splice(from < clamped ? targetAt + 1 : targetAt, 0, item);
-    this.saveOrder(this.items.map((entry) => entry.face));
+    this.ownOrder();
     this.focusTile(id);
   }
 
@@ -304,7 +336,7 @@ export class Rack {
     const at = before ? rest.indexOf(before) : rest.length;
     rest.splice(at, 0, ...moving);
     this.items = rest;
-    this.saveOrder(this.items.map((item) => item.face));
+    this.ownOrder();
     this.render();
   }
 }

@@ -3,10 +3,13 @@
 // legal yet show in red ("not a set"); the line under the table says why End turn is off. Take back
 // undoes one tile, Undo turn everything. Each change is sent as a `draft`, so a legal table stands if
 // the clock runs out. The checks here only light the buttons: the server checks the play.
+// Tiles placed or moved since your last turn are marked (changes.js) until you send your play; the
+// opening's counter sits at the top of the table until you have opened.
 
+import { TableChanges } from "./changes.js";
 import { enableDrag } from "./drag.js";
 import { focusedKey, h } from "./dom.js";
-import { GameTable, actionButton, pileSpot } from "./game-table.js";
+import { GameTable, actionButton, openingMeter, pileSpot } from "./game-table.js";
 import { t, tn } from "./i18n.js";
 import { restoreRoving, rovingGroup } from "./roving.js";
 import { REARRANGE, arrangeMeld, readMeld, tileElement, tileName, tileNames } from "./tiles.js";
@@ -25,6 +28,7 @@ export class RearrangeTable extends GameTable {
     this.nextKey = 1;
     this.draftTimer = null;
     this.lastDraft = null;
+    this.changes = new TableChanges();
     this.els.melds.addEventListener("click", (event) => this.onTableClick(event));
     rovingGroup(this.els.melds, ".meld .tile, .meld__add, .new-set");
     enableDrag(this.els.melds, {
@@ -49,7 +53,8 @@ export class RearrangeTable extends GameTable {
   takeFrame(frame) {
     const view = frame.view;
     const game = frame.table.current_game;
-    if (view && view.rack) this.rack.setFaces(view.rack, null, `rack:${frame.table.id}:${game ? game.id : 0}:${frame.seat}`);
+    this.changes.update(frame);
+    if (view && view.rack) this.rack.setFaces(view.rack, null, this.rackKey(frame));
     const turnKey = view && game ? `${game.id}:${game.turn}` : null;
     if (this.myTurn()) {
       if (this.turnKey !== turnKey || !this.work || !this.workMatchesRack()) this.beginTurn();
@@ -67,9 +72,11 @@ export class RearrangeTable extends GameTable {
   }
 
   beginTurn() {
-    this.work = this.view.table.map((meld) => ({
+    // A marked tile keeps its mark wherever the player moves it this turn.
+    const marks = this.changes.marks();
+    this.work = this.view.table.map((meld, index) => ({
       key: `s${this.nextKey++}`,
-      tiles: meld.tiles.map((face) => ({ id: `t${this.nextKey++}`, face, from: "table" })),
+      tiles: meld.tiles.map((face, at) => ({ id: `t${this.nextKey++}`, face, from: "table", changed: Boolean(marks[index] && marks[index][at]) })),
     }));
     this.startWork = clone(this.work);
     this.history = [];
@@ -243,11 +250,26 @@ export class RearrangeTable extends GameTable {
 
   endTurn() {
     if (!this.myTurn() || this.whyNot() !== null) return;
-    this.page.move(`play ${this.tableNotation()}`);
+    const sets = this.work.map((set) => set.tiles.map((tile) => tile.face));
+    if (this.page.move(`play ${this.tableNotation()}`)) this.playSent(sets);
   }
 
   draw() {
-    if (this.can("draw")) this.page.move("draw");
+    if (!this.can("draw")) return;
+    const sets = this.view.table.map((meld) => [...meld.tiles]);
+    if (this.page.move("draw")) this.playSent(sets);
+  }
+
+  /** Your turn's play is on its way: the marks of what the others changed go (the table is yours now). */
+  playSent(sets) {
+    this.changes.sent(sets);
+    this.renderTable();
+  }
+
+  /** The server refused a move: the turn goes on, with its marks. */
+  refused() {
+    this.changes.refused();
+    this.renderTable();
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -280,9 +302,10 @@ export class RearrangeTable extends GameTable {
 
   sets() {
     if (this.work) return this.work;
+    const marks = this.changes.marks();
     return (this.view ? this.view.table : []).map((meld, index) => ({
       key: `v${index}`,
-      tiles: meld.tiles.map((face, at) => ({ id: `v${index}-${at}`, face, from: "table" })),
+      tiles: meld.tiles.map((face, at) => ({ id: `v${index}-${at}`, face, from: "table", changed: Boolean(marks[index] && marks[index][at]) })),
     }));
   }
 
@@ -297,12 +320,15 @@ export class RearrangeTable extends GameTable {
     const focusKey = focusedKey(container);
     const scratch = Boolean(this.work);
     const hasSelection = scratch && this.selectedIds().length > 0;
-    const children = this.sets().map((set, index) => {
+    const shown = !this.changes.hidden();
+    const sets = this.sets().map((set) => ({ ...set, tiles: set.tiles.map((tile) => ({ ...tile, changed: shown && tile.changed })) }));
+    const changedLabel = this.changes.spectator ? t("changed_since_last_turn") : t("changed_since_your_turn");
+    const children = sets.map((set, index) => {
       const faces = set.tiles.map((tile) => tile.face);
       const meld = readMeld(faces, REARRANGE);
       const changed = scratch && set.tiles.some((tile) => tile.from === "rack");
       const group = h("div", {
-        class: `meld rset${meld.ok ? "" : " is-invalid"}${changed ? " is-changed" : ""}`,
+        class: `meld rset${meld.ok ? "" : " is-invalid"}${changed ? " has-mine" : ""}`,
         role: "group",
         dataset: { drop: "set", set: set.key },
         "aria-label": meld.ok
@@ -312,9 +338,10 @@ export class RearrangeTable extends GameTable {
       const tiles = h("div", { class: "meld__tiles" });
       set.tiles.forEach((tile, at) => {
         const stands = meld.ok && meld.standsFor[at] && meld.standsFor[at].length ? meld.standsFor[at] : null;
+        const name = stands ? t("joker_stands_for", { tiles: tileNames(stands) }) : tileName(tile.face);
         const element = tileElement(tile.face, {
-          className: `tile--table${tile.from === "rack" && scratch ? " is-mine" : ""}${this.picked.has(tile.id) ? " is-selected" : ""}`,
-          label: stands ? t("joker_stands_for", { tiles: tileNames(stands) }) : tileName(tile.face),
+          className: `tile--table${tile.from === "rack" && scratch ? " is-mine" : ""}${tile.changed ? " is-changed" : ""}${this.picked.has(tile.id) ? " is-selected" : ""}`,
+          label: tile.changed ? `${name}, ${changedLabel}` : name,
           data: { id: tile.id, key: `tile-${tile.id}` },
         });
         if (scratch) element.setAttribute("aria-pressed", this.picked.has(tile.id) ? "true" : "false");
@@ -344,6 +371,24 @@ export class RearrangeTable extends GameTable {
     container.replaceChildren(...children);
     restoreRoving(container, ".meld .tile, .meld__add, .new-set", focusKey);
     this.renderWhy();
+    this.renderNotes(sets.some((set) => set.tiles.some((tile) => tile.changed)), changedLabel);
+  }
+
+  /** The top of the table: your opening's counter until you have opened, and what the marks mean. */
+  renderNotes(marked, changedLabel) {
+    const notes = this.els.notes;
+    const parts = [];
+    const me = this.me;
+    if (this.seated() && me && !me.opened && !this.view.over) {
+      const needed = this.view.opening_minimum;
+      const points = this.work ? this.openingPoints() : 0;
+      parts.push(h("div", { class: "opening" }, openingMeter({ points, needed, ready: points >= needed })));
+    }
+    if (marked) {
+      parts.push(h("p", { class: "changes-legend" }, h("span", { class: "changes-legend__swatch", "aria-hidden": "true" }), " ", changedLabel));
+    }
+    notes.hidden = !parts.length;
+    notes.replaceChildren(...parts);
   }
 
   renderWhy() {

@@ -53,14 +53,16 @@ export function renderResults(root, frame, actions) {
       matchOver ? t("match_over") : length > 1 ? t("game_n_of_m_over", { n: gameNumber, m: length }) : t("game_over")),
   );
   if (result) panel.append(h("p", { class: "results__reason" }, reasonText(result, names, table.game)));
-  if (matchOver && match) panel.append(places(match, names, frame.seat));
-  if (result) panel.append(scoreTable(result, names, frame.seat));
-  if (match && length > 1) panel.append(matchTable(match, names, frame.seat));
+  // The countdown near the top and the buttons stuck to the bottom: both in view however long the
+  // score table is (it scrolls between them).
   if (!matchOver && table.current_game && table.current_game.next_game_at) {
     const seconds = secondsUntil(table.current_game.next_game_at, table.server_time);
     const countdown = h("p", { class: "results__next", "data-countdown": String(Date.now() + seconds * 1000) }, t("next_deal_in", { seconds: Math.ceil(seconds) }));
     panel.append(countdown);
   }
+  if (matchOver && match) panel.append(places(match, names, frame.seat));
+  if (result) panel.append(scoreTable(result, names, frame.seat));
+  if (match && length > 1) panel.append(matchTable(match, names, frame.seat));
   const buttons = h("div", { class: "results__actions" });
   if (matchOver && frame.seat !== null) {
     const me = table.seats[frame.seat];

@@ -5,11 +5,13 @@ import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { seatName } from "./names.js";
 
-/** Seats in play order, starting after `mine` (the next player first); everyone for a spectator. */
-export function seatOrder(count, mine) {
+/** Seats in play order, starting after `mine` (the next player first); everyone for a spectator.
+ * `withMine`: your own seat too, first (before the match, when the list is who has sat down). */
+export function seatOrder(count, mine, withMine = false) {
+  if (mine === null) return [...Array(count).keys()];
   const order = [];
-  for (let step = 0; step < count; step++) order.push(mine === null ? step : (mine + 1 + step) % count);
-  return mine === null ? order : order.filter((index) => index !== mine);
+  for (let step = 0; step < count; step++) order.push((mine + step) % count);
+  return withMine ? order : order.slice(1);
 }
 
 export function seatColourClass(index) {
@@ -23,11 +25,13 @@ function initials(name) {
   return (letters[0] || "?").toUpperCase();
 }
 
-/** The avatar: a round badge with an initial (a robot for bots) and, on their turn, the clock ring. */
+/** The avatar: a round badge with an initial (a robot for bots, an empty chair's dashed ring for a
+ * free seat) and, on their turn, the clock ring. */
 export function avatar(seatInfo, { active, clock }) {
-  const box = h("span", { class: `avatar ${seatColourClass(seatInfo.index)}`, "aria-hidden": "true" });
+  const box = h("span", { class: `avatar ${seatColourClass(seatInfo.index)}${seatInfo.empty ? " avatar--empty" : ""}`, "aria-hidden": "true" });
   const face = h("span", { class: "avatar__face" });
-  if (seatInfo.bot) face.innerHTML = BOT_ICON;
+  if (seatInfo.empty) face.textContent = "";
+  else if (seatInfo.bot) face.innerHTML = BOT_ICON;
   else face.textContent = initials(seatInfo.name || "?");
   box.append(face);
   if (active) box.append(clock.ring());
@@ -44,7 +48,9 @@ export function renderSeats(container, { frame, clock, badges }) {
   const mine = frame.seat;
   const turn = view && !view.over ? view.turn : null;
   const cards = [];
-  for (const index of seatOrder(table.seat_count, mine)) {
+  // Before the match the list is who has sat down: your own seat is in it (after, your bar shows you).
+  const waiting = table.status === "open";
+  for (const index of seatOrder(table.seat_count, mine, waiting)) {
     const info = table.seats[index];
     const player = view && view.players ? view.players[index] : null;
     const active = turn === index;
@@ -55,7 +61,8 @@ export function renderSeats(container, { frame, clock, badges }) {
     const card = h("article", { class: classes.join(" "), "aria-label": seatLabel(info, player, active, frame) });
     card.append(avatar(info, { active, clock }));
     const body = h("div", { class: "seat__body" });
-    body.append(h("p", { class: "seat__name" }, seatName(info)));
+    body.append(h("p", { class: "seat__name" }, info.empty ? t("seat_free", { n: index + 1 }) : seatName(info),
+      index === mine ? h("span", { class: "seat__you" }, " ", t("you")) : null));
     const line = h("p", { class: "seat__line" });
     if (player && !player.left) {
       line.append(h("span", { class: `seat__count${player.tiles <= 3 ? " is-low" : ""}` }, h("span", { class: "mini-back", "aria-hidden": "true" }), tn("tiles", player.tiles)));
@@ -74,7 +81,8 @@ export function renderSeats(container, { frame, clock, badges }) {
 }
 
 function seatLabel(info, player, active, frame) {
-  const parts = [seatName(info)];
+  const parts = [info.empty ? t("seat_free", { n: info.index + 1 }) : seatName(info)];
+  if (info.index === frame.seat) parts.push(t("you"));
   if (player && !player.left) parts.push(tn("tiles", player.tiles));
   if (active) parts.push(t("their_turn"));
   if (player && player.opened) parts.push(t("badge_opened"));

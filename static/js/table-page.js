@@ -4,6 +4,7 @@
 
 import { Connection } from "./connection.js";
 import { h } from "./dom.js";
+import { setupFullscreen } from "./fullscreen.js";
 import { HouseTable } from "./house.js";
 import { EventLog } from "./events.js";
 import { offerSeed, renderFair, seedingText } from "./fair.js";
@@ -11,6 +12,7 @@ import { t, tn } from "./i18n.js";
 import { RearrangeTable } from "./rearrange.js";
 import { renderResults, tickCountdowns } from "./results.js";
 import { commonBadges, renderSeats } from "./seats.js";
+import { Sounds } from "./sounds.js";
 import { TurnClock } from "./timer.js";
 import { renderWaiting } from "./waiting.js";
 import { paceLabel, seatName } from "./names.js";
@@ -28,6 +30,7 @@ const els = {
   felt: document.getElementById("felt"),
   center: document.getElementById("felt-center"),
   melds: document.getElementById("melds"),
+  notes: document.getElementById("felt-notes"),
   status: document.getElementById("felt-status"),
   why: document.getElementById("table-why"),
   prematch: document.getElementById("prematch"),
@@ -46,6 +49,8 @@ const els = {
   keys: document.getElementById("keys-button"),
   keysHelp: document.getElementById("keys-help"),
   leaveDialog: document.getElementById("leave-dialog"),
+  sound: document.getElementById("sound-button"),
+  fullscreen: document.getElementById("fullscreen-button"),
 };
 
 const page = {
@@ -58,17 +63,19 @@ const page = {
   resultsHidden: null, // the game whose score table the player closed
   connection: null,
 
+  /** Send a move; true when it went out (the server's answer comes as an ack or an error). */
   move(text) {
-    if (!this.frame) return;
-    if (this.busy) return;
+    if (!this.frame) return false;
+    if (this.busy) return false;
     const id = this.connection.nextId();
     const sent = this.connection.send({ type: "move", move: text, version: this.shown, id });
     if (!sent) {
       this.toast(t("not_connected"), "error");
-      return;
+      return false;
     }
     this.pending = { id, text };
     this.setBusy(true);
+    return true;
   },
 
   send(frame) {
@@ -94,10 +101,14 @@ const page = {
 };
 
 const log = new EventLog(document.getElementById("log"));
+// Your clock's last seconds tick only on your own turn.
+const sounds = new Sounds(els.sound, () => (app.classList.contains("is-my-turn") ? page.clock.secondsLeft() : null));
+setupFullscreen(els.fullscreen, app);
 const initial = JSON.parse(document.getElementById("table-frame").textContent);
 const controller = initial.table.game === "tile-rummy-rearrange" ? new RearrangeTable(page) : new HouseTable(page);
 
 function render(frame) {
+  sounds.frame(page.frame, frame);
   page.frame = frame;
   page.shown = frame.version;
   const table = frame.table;
@@ -183,8 +194,10 @@ function onFrame(frame) {
     page.pending = null;
     page.setBusy(false);
   } else if (frame.type === "error") {
+    const refused = page.pending !== null && page.pending !== undefined && frame.ref === page.pending.id;
     page.pending = null;
     page.setBusy(false);
+    if (refused && controller.refused) controller.refused(frame);
     if (frame.code !== "stale") page.toast(frame.message, "error");
   }
 }

@@ -42,7 +42,9 @@ export function tileElement(face, { inert = false, label = null, className = "",
   const number = document.createElement("span");
   number.className = "tile__number";
   number.setAttribute("aria-hidden", "true");
-  number.textContent = tile.joker ? "★" : String(tile.number);
+  // The joker's face is the one the rules pages print (apps/catalog/examples/common.py), shown as
+  // text, not as a colour emoji (U+FE0E).
+  number.textContent = tile.joker ? "☺\uFE0E" : String(tile.number);
   element.append(number);
   const mark = document.createElement("span");
   mark.className = "tile__mark";

@@ -1,4 +1,5 @@
-// Before a match: the seats (sit here, or play as a guest first), the host's Start, the invite link.
+// Before a match: the seats (sit here in one press: a visitor becomes a guest on the spot), the
+// host's Start, the invite link.
 
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -20,13 +21,13 @@ export function renderWaiting(root, felt, frame, config, send) {
   for (const seat of table.seats) {
     const item = h("li", { class: `waiting__seat${seat.empty ? " is-empty" : ""}` },
       h("span", { class: "waiting__index" }, String(seat.index + 1)),
-      h("span", { class: "waiting__name" }, seatName(seat)));
-    if (seat.empty && mine === null && config.signedIn) {
+      h("span", { class: "waiting__name" }, seat.empty ? t("free_seat") : seatName(seat)));
+    if (seat.empty && mine === null) {
       const form = h("form", { method: "post", action: config.joinUrl, class: "inline-form" },
         h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: config.csrf }),
         h("input", { type: "hidden", name: "seat", value: String(seat.index) }),
         h("input", { type: "hidden", name: "invite", value: config.invite || "" }),
-        h("button", { type: "submit", class: "button button--small button--primary" }, t("sit_here")));
+        h("button", { type: "submit", class: "button button--small button--primary", "aria-label": t("sit_in_seat", { n: seat.index + 1 }) }, t("sit_here")));
       item.append(form);
     } else if (seat.index === mine) {
       item.append(h("span", { class: "badge badge--you" }, t("you")));
@@ -68,13 +69,8 @@ export function renderWaiting(root, felt, frame, config, send) {
       h("div", { class: "invite__row" }, input, copy)));
   }
   if (mine === null && !config.signedIn && !full) {
-    panel.append(h("div", { class: "waiting__guest" },
-      h("p", { class: "waiting__note" }, t("join_as_guest")),
-      h("form", { method: "post", action: config.guestUrl, class: "inline-form" },
-        h("input", { type: "hidden", name: "csrfmiddlewaretoken", value: config.csrf }),
-        h("input", { type: "hidden", name: "next", value: config.here }),
-        h("button", { type: "submit", class: "button button--primary" }, t("play_as_guest"))),
-      h("a", { class: "button button--ghost", href: config.loginUrl }, t("sign_in"))));
+    panel.append(h("p", { class: "waiting__note waiting__guest" }, t("sit_as_guest"), " ",
+      h("a", { href: config.loginUrl }, t("sign_in_first"))));
   }
   root.replaceChildren(panel);
 }

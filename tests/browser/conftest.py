@@ -22,7 +22,9 @@ SCREENSHOTS = ROOT / "test-results" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking"]
 DESKTOP = {"width": 1280, "height": 900}
+LAPTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
+GAME_NAMES = {"tile-rummy": "Tile Rummy", "tile-rummy-rearrange": "Tile Rummy: Rearrange"}
 
 #: Settings the server must not inherit from the test run (CI points them at PostgreSQL and Redis):
 #: the site under test is self-contained.
@@ -170,6 +172,16 @@ def new_page(browser, site: Site) -> Iterator[object]:  # type: ignore[no-untype
     for context in contexts:
         context.close()
     assert not errors, f"script errors on the page: {errors}"
+
+
+def play_now(page, game: str = "tile-rummy", level: str = "Easy", button: str | None = None) -> str:  # type: ignore[no-untyped-def]
+    """Press Play now on the home page (one press: a guest made on the spot, a started table against the
+    bot of that level); returns the table's URL. `button`: the button's name on a page in another language."""
+    page.goto("/")
+    name = button or f"Play {GAME_NAMES[game]} now against the {level} bot"
+    page.get_by_role("button", name=name, exact=True).click()
+    page.wait_for_url("**/t/*/")
+    return str(page.url)
 
 
 def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]

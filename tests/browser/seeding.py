@@ -100,8 +100,9 @@ def put_state(table_id: int, state: object, *, with_deal: bool = False) -> int:
     return table.pk
 
 
-def seeded_rearrange_table(host_id: int) -> int:
-    """Two players (the host and a second person made here, who never moves), the position above."""
+def seeded_rearrange_table(host_id: int, state: object = None) -> int:
+    """Two players (the host and a second person made here, who never moves), the position above (or
+    `state`)."""
     from apps.accounts.models import User
     from apps.tables import services
 
@@ -110,7 +111,50 @@ def seeded_rearrange_table(host_id: int) -> int:
     table = services.table_open(by=host, game="tile-rummy-rearrange", seat_count=2, turn_seconds=120)
     services.table_join(table_id=table.pk, by=rival)
     services.table_start(table_id=table.pk, by=host)
-    return put_state(table.pk, rearrange_position())
+    return put_state(table.pk, state if state is not None else rearrange_position())
+
+
+def rearrange_opening_position() -> object:
+    """Seat 0 has not opened and is to play: r10 r11 r12 on its rack make 33, an opening; k3 k4 k5 is on
+    the table (the other seat opened)."""
+    from apps.engine.rearrange.positions import position
+
+    return position(
+        ["r10 r11 r12 b1 y1 k2 b7 y8 k9 r4", "r1 r2 y7 b8 k10 b3 b4 k11 y4 y13"],
+        table="k3 k4 k5",
+        opened=[1],
+        starter=1,
+        turn=0,
+        turn_no=3,
+    )
+
+
+def rearrange_bot_position() -> object:
+    """Against the Hard bot (seat 1), both opened, seat 0 to play with the rack of `rearrange_position`.
+    The bot's only play takes r3 off the run into a new group with its b3 y3 (placed 2, moved 1); after
+    that nothing of its rack fits, and the pool's first tiles (k12 for seat 0, then b11) fit nowhere, so
+    its next turn is a draw."""
+    from apps.engine.rearrange.positions import position
+
+    return position(
+        ["b2 y2 k2 r7 y11 b12 k13 y5 b6 k6", "b3 y3 k11 r1 y7 b13 k5 r10 y1 b8"],
+        table="r3 r4 r5 r6 | k9 y9 b9",
+        pool="k12 b11 r12 y12",
+        opened=[0, 1],
+        starter=1,
+        turn=0,
+        turn_no=4,
+    )
+
+
+def seeded_rearrange_bot_table(host_id: int) -> int:
+    from apps.accounts.models import User
+    from apps.tables import services
+
+    host = User.objects.get(pk=host_id)
+    table = services.table_open(by=host, game="tile-rummy-rearrange", seat_count=2, turn_seconds=120, bots=["hard"])
+    services.table_start(table_id=table.pk, by=host)
+    return put_state(table.pk, rearrange_bot_position())
 
 
 def going_out_position() -> object:
@@ -148,7 +192,7 @@ def seeded_house_table(host_id: int, seed: int | None = None, state: object = No
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("what", choices=["house-opening", "house-midgame", "house-away", "house-going-out", "rearrange",
-                                         "lost-broadcast"])
+                                         "rearrange-bot", "rearrange-opening", "house-match-end", "lost-broadcast"])
     parser.add_argument("--host-of-table", type=int, required=True, help="the host of this table hosts the new one")
     args = parser.parse_args()
     _setup()
@@ -161,10 +205,16 @@ def main() -> None:
         print(put_state(args.host_of_table, going_out_position()))
     elif args.what == "rearrange":
         print(seeded_rearrange_table(host_id))
+    elif args.what == "rearrange-opening":
+        print(seeded_rearrange_table(host_id, rearrange_opening_position()))
+    elif args.what == "rearrange-bot":
+        print(seeded_rearrange_bot_table(host_id))
     elif args.what == "house-away":
         from dataclasses import replace
 
         print(seeded_house_table(host_id, state=replace(midgame_position(), away=(True, False))))  # type: ignore[type-var]
+    elif args.what == "house-match-end":  # going out ends the match (of one game): the scores stay
+        print(seeded_house_table(host_id, state=going_out_position(), match_length=1))
     elif args.what == "house-going-out":
         print(seeded_house_table(host_id, state=going_out_position(), match_length=3))
     elif args.what == "house-opening":

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, play_now, screenshot
 from tests.browser.house_player import HousePlayer
 
 FAIR_DEALS = "from apps.tables.models import FairDeal; import json; print(json.dumps([[f.commitment, f.seeds] for f in FairDeal.objects.order_by('-match_id')[:1]]))"
@@ -14,9 +14,7 @@ FAIR_DEALS = "from apps.tables.models import FairDeal; import json; print(json.d
 
 def test_the_browser_adds_its_seed_to_the_deal_and_the_match_page_shows_the_check(new_page, site):
     page = new_page()
-    page.goto("/")
-    page.get_by_role("button", name="Play now").click()
-    page.wait_for_url("**/t/*/")
+    play_now(page)
     page.locator("#rack .tile").first.wait_for()
     [[commitment, seeds]] = json.loads(site.manage("shell", "-c", FAIR_DEALS).strip().splitlines()[-1])
     assert re.fullmatch(r"[0-9a-f]{32}", seeds[0]), seeds  # this page's crypto.getRandomValues seed

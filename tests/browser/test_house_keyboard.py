@@ -8,23 +8,33 @@ import sys
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, ROOT, screenshot
+from tests.browser.conftest import DESKTOP, LAPTOP, PHONE, ROOT, play_now, screenshot
 from tests.browser.keys import FOCUS_IN_RACK, focus_rack, press_button, select_tiles
 
 
-def seeded_table(site, page, what: str = "house-opening", play_now: str = "Play now") -> str:  # type: ignore[no-untyped-def]
+def seeded_table(site, page, what: str = "house-opening", button: str | None = None) -> str:  # type: ignore[no-untyped-def]
     """Play now (to be a guest player), then a table with a seeded deal (or position) for that player.
-    `play_now`: the button's name in the page's language."""
-    page.goto("/")
-    page.get_by_role("button", name=play_now).click()
-    page.wait_for_url("**/t/*/")
-    first = page.url.rstrip("/").rsplit("/", 1)[-1]
+    `button`: the Play now button's name when the page is not in English."""
+    first = play_now(page, button=button).rstrip("/").rsplit("/", 1)[-1]
     done = subprocess.run(
         [sys.executable, "-m", "tests.browser.seeding", what, "--host-of-table", first],
         env=site.env, cwd=ROOT, capture_output=True, text=True,
     )
     assert done.returncode == 0, done.stderr
     return f"/t/{done.stdout.strip().splitlines()[-1]}/"
+
+
+def watched_table(site, new_page, what: str, player_size: dict[str, int], watcher_size: dict[str, int]):  # type: ignore[no-untyped-def]
+    """A seeded table (`what`) open for its player and for a spectator in another browser, both drawn:
+    (player's page, spectator's page, the table's URL)."""
+    page = new_page(player_size)
+    url = seeded_table(site, page, what)
+    page.goto(url)
+    page.locator("#rack .tile").first.wait_for()
+    watcher = new_page(watcher_size)
+    watcher.goto(url)
+    watcher.locator("#seats .seat").nth(1).wait_for()
+    return page, watcher, url
 
 
 def rack_faces(page) -> list[str]:  # type: ignore[no-untyped-def]
@@ -55,8 +65,18 @@ def test_with_the_keyboard_alone_a_player_selects_lays_an_opening_and_discards(s
     tray = page.locator("#tray")
     # The tray arranged the run the way it goes on the table (a 1 after 13) and counts the opening.
     assert tray.locator(".tray__meld").first.locator(".tile").evaluate_all("ts => ts.map(t => t.dataset.face)") == ["r12", "r13", "r1"]
-    assert "45 points" in tray.locator(".tray__total").inner_text()
+    assert "45 points" in tray.locator(".meter__total").inner_text()
     screenshot(page, "house-opening-tray")
+
+    # At 768 px high the tray with its two melds leaves the felt whole: the last discard is not cut,
+    # and the page does not scroll.
+    page.set_viewport_size(LAPTOP)
+    felt = page.locator("#felt").bounding_box()
+    discard = page.locator("#felt-center .spot--discard").bounding_box()
+    assert felt["y"] <= discard["y"] and discard["y"] + discard["height"] <= felt["y"] + felt["height"]
+    assert page.evaluate("() => document.scrollingElement.scrollHeight <= window.innerHeight")
+    screenshot(page, "house-opening-tray-768")
+    page.set_viewport_size(DESKTOP)
 
     page.wait_for_function(FOCUS_IN_RACK)
     press_button(page, "Lay the opening")
@@ -69,6 +89,21 @@ def test_with_the_keyboard_alone_a_player_selects_lays_an_opening_and_discards(s
     press_button(page, "Discard")
     page.locator("#felt-center .spot--discard .tile[data-face='k13']").wait_for()
     assert "k13" not in rack_faces(page)
+
+
+def test_add_to_opening_lights_up_only_for_tiles_that_make_a_meld(site, new_page):
+    page = new_page()
+    page.goto(seeded_table(site, page))
+    page.locator("#rack .tile").first.wait_for()
+    add = page.locator("#actions").get_by_role("button", name="Add to opening")
+    for face in ("r8", "b9", "k13"):  # three tiles, no meld
+        click_rack(page, face)
+    assert add.is_disabled()
+    assert "do not make a meld" in page.locator("#actions .actions__hint").inner_text()
+    page.keyboard.press("Escape")
+    for face in ("r8", "y8", "b8"):  # a set
+        click_rack(page, face)
+    assert add.is_enabled()
 
 
 def test_a_spectator_never_sees_a_rack_and_a_reload_restores_the_same_view(site, new_page):

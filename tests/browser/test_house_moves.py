@@ -4,8 +4,8 @@ The position comes from the test-only hook in tests/browser/seeding.py."""
 
 from __future__ import annotations
 
-from tests.browser.conftest import screenshot
-from tests.browser.test_house_keyboard import click_rack, rack_faces, seeded_table
+from tests.browser.conftest import LAPTOP, PHONE, screenshot
+from tests.browser.test_house_keyboard import click_rack, rack_faces, seeded_table, watched_table
 
 
 def meld_faces(page, index: int) -> list[str]:  # type: ignore[no-untyped-def]
@@ -91,3 +91,21 @@ def test_a_player_on_autopilot_sees_the_banner_and_comes_back(site, new_page):
     banner.get_by_role("button", name="I'm back").click()
     banner.wait_for(state="hidden")
     assert page.locator("#me-bar .badge--away").count() == 0
+
+
+def test_the_score_modal_shows_see_the_table_without_scrolling_on_a_laptop_and_a_phone(site, new_page):
+    page, watcher, _ = watched_table(site, new_page, "house-match-end", LAPTOP, PHONE)
+
+    click_rack(page, "k5")
+    page.locator("#actions").get_by_role("button", name="Discard").click()
+    for viewer, size, name in ((page, LAPTOP, "house-score-modal-desktop"), (watcher, PHONE, "house-score-modal-phone")):
+        results = viewer.locator("#results")
+        results.locator(".places").wait_for()
+        see = results.get_by_role("button", name="See the table")
+        box = see.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (name, box)
+        assert viewer.evaluate("() => [window.scrollX, window.scrollY]") == [0, 0]
+        screenshot(viewer, name)
+    page.locator("#results").get_by_role("button", name="See the table").click()
+    page.locator("#results").wait_for(state="hidden")
+    assert page.locator("#melds .meld").count() == 3

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import time
 
-from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, play_now, screenshot
 from tests.browser.house_player import HousePlayer
 
 
 def test_a_new_visitor_presses_play_now_and_plays_a_whole_game_to_the_score_table(new_page):
     page = new_page()
-    page.goto("/")
-    page.get_by_role("button", name="Play now").click()
-    page.wait_for_url("**/t/*/")
+    play_now(page, "tile-rummy", "Hard")
     page.locator("#rack .tile").first.wait_for()
     assert page.locator("#seats").get_by_text("Bot (Hard)").count() == 1
     screenshot(page, "house-table-desktop")

@@ -1,10 +1,12 @@
 """The rearrange game's scratchpad in the browser: an illegal set keeps End turn off with the right
 reason, fixing it turns End turn on, Take back returns one tile, Undo turn restores the start, and a
-legal table is played. The position comes from the test-only hook in tests/browser/seeding.py."""
+legal table is played; before the opening, the counter at the top of the table counts the new sets
+from the rack towards 30, also while a set is not legal. The positions come from the test-only hook in
+tests/browser/seeding.py."""
 
 from __future__ import annotations
 
-from tests.browser.conftest import PHONE, screenshot
+from tests.browser.conftest import LAPTOP, PHONE, screenshot
 from tests.browser.test_house_keyboard import click_rack, rack_faces, seeded_table
 
 
@@ -69,3 +71,32 @@ def test_the_scratchpad_explains_end_turn_takes_back_undoes_and_plays(site, new_
     phone.locator("#melds .meld").nth(2).wait_for()
     assert phone.locator("#rack").count() == 0
     screenshot(phone, "rearrange-table-spectator-phone")
+
+
+def test_the_opening_counter_at_the_top_counts_new_sets_from_the_rack_also_while_one_is_not_legal(site, new_page):
+    page = new_page(LAPTOP)
+    page.goto(seeded_table(site, page, "rearrange-opening"))
+    page.locator("#rack .tile").first.wait_for()
+    counter = page.locator("#felt-notes .meter")
+    assert counter.locator(".meter__title").inner_text() == "Your opening"
+    assert counter.locator(".meter__total").inner_text() == "0 of 30"
+
+    click_rack(page, "r10")
+    click_rack(page, "r11")
+    page.keyboard.press("l")
+    assert page.locator("#melds .meld").nth(1).get_by_text("not a set").is_visible()
+    assert counter.is_visible() and counter.locator(".meter__total").inner_text() == "0 of 30"
+    assert "not legal yet" in page.locator("#table-why").inner_text()
+
+    click_rack(page, "r12")
+    page.get_by_role("button", name="Add the selected tiles to set 2").click()
+    assert counter.locator(".meter__total").inner_text() == "33 points: enough"
+    assert counter.locator('[role="progressbar"]').get_attribute("aria-valuenow") == "30"
+    assert page.locator("#actions").get_by_role("button", name="End turn").is_enabled()
+    screenshot(page, "rearrange-opening-counter-desktop")
+
+    # A tile added to the set already on the table counts nothing towards the opening (and may not move).
+    click_rack(page, "k2")
+    page.get_by_role("button", name="Add the selected tiles to set 1").click()
+    assert counter.locator(".meter__total").inner_text() == "33 points: enough"
+    assert "on your opening turn the sets already on the table stay" in page.locator("#table-why").inner_text()

@@ -7,7 +7,9 @@ tile, the points on the table so far, whose turn it is, and the result once the 
 
 from __future__ import annotations
 
-from apps.engine.common import faces_json, jokers_json, players_view, seat_view
+from collections.abc import Callable, Iterable
+
+from apps.engine.common import faces_json, jokers_json, players_view, seat_view, views_from_public
 from apps.engine.game import JSON
 from apps.engine.house.melds import read_meld
 from apps.engine.house.play import drawn_on_rack
@@ -59,3 +61,13 @@ def view_for(state: HouseState, seat: int | None, slug: str, actions: list[str])
         drawn = drawn_on_rack(state, seat)  # by face: the tile the timeout would discard as "the drawn tile"
         view["drawn"] = None if drawn is None else str(drawn)
     return view
+
+
+def views_for(state: HouseState, seats: Iterable[int], slug: str, actions_of: Callable[[int], list[str]]) -> dict[int | None, JSON]:
+    """`view_for` of the spectators and of each of `seats`, the shared part built once."""
+
+    def own(seat: int) -> JSON:
+        drawn = drawn_on_rack(state, seat) if seat == state.turn else None
+        return {"drawn": None if drawn is None else str(drawn)}
+
+    return views_from_public(view_for(state, None, slug, []), state, seats, actions_of, own)

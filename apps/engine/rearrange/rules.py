@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from apps.engine.common import seat_actions
@@ -20,7 +20,7 @@ from apps.engine.rearrange.state import (
     state_from_dict,
     state_to_dict,
 )
-from apps.engine.rearrange.view import view_for
+from apps.engine.rearrange.view import view_for, views_for
 from apps.engine.tiles import Tile, format_tiles
 
 
@@ -92,6 +92,9 @@ class RearrangeRules(Rules[RearrangeState]):
 
     def view_for(self, state: RearrangeState, seat: int | None) -> JSON:
         return view_for(state, seat, self.slug, seat_actions(self, state, seat))
+
+    def views_for(self, state: RearrangeState, seats: Iterable[int]) -> dict[int | None, JSON]:
+        return views_for(state, seats, self.slug, lambda seat: seat_actions(self, state, seat))
 
     def to_dict(self, state: RearrangeState) -> JSON:
         return state_to_dict(state)

@@ -7,7 +7,9 @@ opened, who passed since the last real turn, whose turn it is, and the result on
 
 from __future__ import annotations
 
-from apps.engine.common import faces_json, jokers_json, players_view, seat_view
+from collections.abc import Callable, Iterable
+
+from apps.engine.common import faces_json, jokers_json, players_view, seat_view, views_from_public
 from apps.engine.game import JSON
 from apps.engine.rearrange.melds import OPENING_MINIMUM, read_meld
 from apps.engine.rearrange.play import faces
@@ -41,3 +43,10 @@ def view_for(state: RearrangeState, seat: int | None, slug: str, actions: list[s
         opening_minimum=OPENING_MINIMUM,
         table=[meld_view(index, meld) for index, meld in enumerate(state.table)],
     )
+
+
+def views_for(
+    state: RearrangeState, seats: Iterable[int], slug: str, actions_of: Callable[[int], list[str]]
+) -> dict[int | None, JSON]:
+    """`view_for` of the spectators and of each of `seats`, the shared part built once."""
+    return views_from_public(view_for(state, None, slug, []), state, seats, actions_of)

@@ -2,7 +2,7 @@
 
 One move is, after the table's locking read (which brings the game and match along): one INSERT of the
 numbered move (the game counts its moves: no COUNT), one UPDATE of the game, one UPDATE of the table's
-few changed columns. Who sits where is read from `Table.seating`, never the seat rows. The frames are
+few changed columns; each statement written once per process (apps/tables/services/sql.py). Who sits where is read from `Table.seating`, never the seat rows. The frames are
 built from what was just saved and published once, after the commit.
 """
 
@@ -17,8 +17,10 @@ from apps.engine.game import Move, Rules
 from apps.engine.match import Match as EngineMatch
 from apps.tables import effects
 from apps.tables.models import MoveLog, Table
+from apps.tables.services import sql
 from apps.tables.services.flow import Due, finish_match, schedule, seconds
 from apps.tables.services.rows import bump
+from rummysite import metrics
 
 #: The table's columns a move may change (the others stay as they are: nothing else is written).
 MOVE_FIELDS = ("version", "due_action", "due_at", "status", "updated_at")
@@ -46,8 +48,9 @@ def apply_and_save(
     after = rules.apply(state, seat, move)
     now = now or timezone.now()
     bump(table)
+    metrics.move_applied(table_id=table.pk, version=table.version, game=table.game, actor=actor)
     game.move_count += 1
-    MoveLog.objects.create(
+    sql.insert(MoveLog(
         game=game,
         seq=game.move_count,
         seat=seat,
@@ -57,7 +60,7 @@ def apply_and_save(
         offset_ms=max(0, int((now - game.started_at).total_seconds() * 1000)),
         client_id=client_id[:64],
         version=table.version,
-    )
+    ))
     game_fields = ["state", "turn", "move_count", "deadline"]
     new_turn = rules.to_move(after) != before_to_move
     if new_turn:
@@ -84,8 +87,8 @@ def apply_and_save(
             table.due_at = now + seconds("TABLE_NEXT_GAME_DELAY", 6)
     else:
         schedule(table, game, rules, after, now, new_turn=new_turn)
-    game.save(update_fields=game_fields)
-    table.save(update_fields=[*MOVE_FIELDS, *table_fields])
+    sql.update(game, game_fields)
+    sql.update(table, [*MOVE_FIELDS, *table_fields])
     # The lobby lists seats and status, which a move changes only when it ends the match.
     effects.after_commit(
         table,

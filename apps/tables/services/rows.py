@@ -14,6 +14,7 @@ from apps.accounts.models import User
 from apps.engine.errors import EngineError, InvalidMove
 from apps.engine.game import Move, Rules, get_rules
 from apps.tables.models import Seat, Table
+from apps.tables.services import sql
 from apps.tables.services.errors import NotAllowed, TableNotFound
 from apps.tables.snapshot import seating_of
 
@@ -23,17 +24,12 @@ SeatInfo = dict[str, Any]
 
 
 def lock(table_id: int) -> Table:
-    """The table's row, locked until the transaction ends, with its match and current game (one
-    statement). Every writer of a table, its seats, its match or its games locks the table first, so
-    the table's lock is the lock of them all."""
-    try:
-        table = (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("match", "match__fair_deal", "current_game")
-            .get(pk=table_id)
-        )
-    except Table.DoesNotExist:
-        raise TableNotFound(_("There is no table %(id)s.") % {"id": table_id}) from None
+    """The table's row, locked until the transaction ends, with its match (and fair deal) and current game
+    (one statement, written once per process: apps/tables/services/sql.py). Every writer of a table, its
+    seats, its match or its games locks the table first, so the table's lock is the lock of them all."""
+    table = sql.lock_table(table_id)
+    if table is None:
+        raise TableNotFound(_("There is no table %(id)s.") % {"id": table_id})
     table._due_when_locked = (table.due_action, table.due_at)  # type: ignore[attr-defined]
     return table
 

@@ -1,0 +1,127 @@
+"""The statements of the hot path, written once per process instead of compiled by the ORM each time.
+
+A move is a locking read of the table with its game, match and fair deal, then one INSERT and two
+UPDATEs. Built by the ORM each time, those four statements cost more CPU in query compilation and model
+construction than everything else a move does (bench/move_cost.py). Here each statement's SQL is
+written once per process (per model and set of fields) from the models' own metadata, and rows come
+back as ordinary model instances through the same converters the ORM applies (`Model.from_db`), so the
+services use them exactly as before. Nothing here knows a rule: it is storage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, TypeVar
+
+from django.db import connection, models
+
+from apps.tables.models import FairDeal, Game, Match, Table
+
+M = TypeVar("M", bound=models.Model)
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+class _Columns:
+    """One model's concrete columns in a joined SELECT: their SQL, and how a row's values become the
+    model's values (the ORM's converters)."""
+
+    def __init__(self, model: type[models.Model], alias: str) -> None:
+        self.model = model
+        self.fields = list(model._meta.concrete_fields)
+        self.attnames = [field.attname for field in self.fields]
+        quote = connection.ops.quote_name
+        self.sql = ", ".join(f"{alias}.{quote(field.column)}" for field in self.fields)
+        self.converters: list[tuple[list[Converter], Any]] = []
+        for field in self.fields:
+            column = field.get_col(model._meta.db_table)
+            self.converters.append(
+                (connection.ops.get_db_converters(column) + field.get_db_converters(connection), column)
+            )
+        self.pk_at = next(i for i, field in enumerate(self.fields) if field.primary_key)
+
+    def build(self, values: Sequence[Any]) -> models.Model | None:
+        if values[self.pk_at] is None:
+            return None  # the LEFT JOIN found nothing
+        converted = []
+        for value, (converters, column) in zip(values, self.converters, strict=True):
+            for convert in converters:
+                value = convert(value, column, connection)
+            converted.append(value)
+        return self.model.from_db(connection.alias, self.attnames, converted)
+
+
+@cache
+def _locking_read() -> tuple[str, list[_Columns]]:
+    quote = connection.ops.quote_name
+    parts = [_Columns(Table, "t"), _Columns(Game, "g"), _Columns(Match, "m"), _Columns(FairDeal, "f")]
+    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+    sql = (
+        f"SELECT {', '.join(part.sql for part in parts)} FROM {quote(Table._meta.db_table)} t"
+        f" LEFT JOIN {quote(Game._meta.db_table)} g ON g.{quote('id')} = t.{quote('current_game_id')}"
+        f" LEFT JOIN {quote(Match._meta.db_table)} m ON m.{quote('id')} = t.{quote('match_id')}"
+        f" LEFT JOIN {quote(FairDeal._meta.db_table)} f ON f.{quote('match_id')} = m.{quote('id')}"
+        f" WHERE t.{quote('id')} = %s{lock}"
+    )
+    return sql, parts
+
+
+def lock_table(table_id: int) -> Table | None:
+    """The table's row, locked until the transaction ends, with its current game, its match and the
+    match's fair deal attached (one statement). None if there is no such table."""
+    sql, parts = _locking_read()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    at, built = 0, []
+    for part in parts:
+        built.append(part.build(row[at : at + len(part.fields)]))
+        at += len(part.fields)
+    table, game, match, fair = built
+    assert isinstance(table, Table)
+    if isinstance(match, Match):
+        if fair is None:
+            Match.fair_deal.related.set_cached_value(match, None)  # type: ignore[attr-defined]
+        else:
+            match.fair_deal = fair  # type: ignore[attr-defined]
+        table.match = match
+    if isinstance(game, Game):
+        if isinstance(match, Match) and game.match_id == match.pk:
+            game.match = match
+        table.current_game = game
+    return table
+
+
+@cache
+def _update_sql(model: type[models.Model], names: tuple[str, ...]) -> tuple[str, list[models.Field[Any, Any]]]:
+    quote = connection.ops.quote_name
+    fields = [model._meta.get_field(name) for name in names]
+    columns = ", ".join(f"{quote(field.column)} = %s" for field in fields)  # type: ignore[union-attr]
+    return f"UPDATE {quote(model._meta.db_table)} SET {columns} WHERE {quote(model._meta.pk.column)} = %s", fields  # type: ignore[union-attr, return-value]
+
+
+def update(instance: models.Model, names: Sequence[str]) -> None:
+    """`instance.save(update_fields=names)`, without the ORM's compilation (auto_now fields still move)."""
+    sql, fields = _update_sql(type(instance), tuple(names))
+    params = [field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, instance.pk])
+
+
+@cache
+def _insert_sql(model: type[models.Model]) -> tuple[str, list[models.Field[Any, Any]]]:
+    quote = connection.ops.quote_name
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    columns = ", ".join(quote(field.column) for field in fields)
+    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})", fields
+
+
+def insert(instance: models.Model) -> None:
+    """`instance.save()` of a new row whose id nobody reads, without the ORM's compilation."""
+    sql, fields = _insert_sql(type(instance))
+    params = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
