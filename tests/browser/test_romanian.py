@@ -48,7 +48,7 @@ def test_a_romanian_visitor_plays_a_whole_game_and_reads_no_english_on_the_way(n
     page.route_web_socket("**/ws/tables/**", through)
     page.goto("/")
     assert_no_english(page, "home")
-    page.get_by_role("button", name="Joacă acum").click()
+    page.get_by_role("button", name="Joacă acum Remi pe tablă cu botul Greu", exact=True).click()
     page.wait_for_url("**/t/*/")
     page.locator("#rack .tile").first.wait_for()
     assert page.locator("#seats").get_by_text("Bot (Greu)").count() == 1
@@ -109,7 +109,7 @@ def test_the_rules_page_in_romanian_on_a_phone_and_a_desktop(new_page):
 
 def test_the_rearrange_scratchpad_in_romanian_says_why_end_turn_is_off(site, new_page):
     page = romanian_page(new_page)
-    page.goto(seeded_table(site, page, "rearrange", play_now="Joacă acum"))
+    page.goto(seeded_table(site, page, "rearrange", button="Joacă acum Remi pe tablă cu botul Ușor"))
     page.locator("#rack .tile").first.wait_for()
     why = page.locator("#table-why")
     assert "nicio piesă nu ți-a plecat încă de pe tablă" in why.inner_text()

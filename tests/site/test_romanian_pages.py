@@ -75,6 +75,7 @@ VISITOR_PAGES = [
     lambda s: reverse("tables:table", args=[s["rearrange"].pk]),
     lambda s: reverse("tables:match", args=[s["match"].pk]),
     lambda s: reverse("tables:fair_deals"),
+    lambda s: reverse("offline"),
     lambda s: reverse("account_login"),
     lambda s: reverse("account_signup"),
     lambda s: reverse("account_reset_password"),
