@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "apps.catalog",
     "apps.tables",
     "apps.leaderboards",
+    "apps.review",
 ]
 
 MIDDLEWARE = [
@@ -184,6 +185,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Backstop for a lost rate_match message; and the removal of old unused guest accounts.
     "leaderboards-rate-pending": {"task": "apps.leaderboards.tasks.rate_pending_matches", "schedule": 60.0},
     "accounts-cleanup-guests": {"task": "apps.accounts.tasks.cleanup_guests", "schedule": 6 * 60 * 60.0},
+    # Backstop for a lost review task: finished games of the last two days without a review.
+    "review-pending": {"task": "review.review_pending", "schedule": 120.0},
 }
 
 # --- Tables -----------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ urlpatterns = [
     path("games/", include("apps.catalog.urls")),
     path("", include("apps.tables.urls")),
     path("leaderboards/", include("apps.leaderboards.urls")),
+    path("", include("apps.review.urls")),
     path("", include("apps.accounts.urls")),  # /u/<username>/ profiles, /accounts/guest/...
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", set_language, name="set_language"),  # Django's view, plus the player's profile

@@ -28,7 +28,7 @@ class RecentMatch:
     opponents: list[str]
     delta: int | None
     match_url: str
-    records: list[tuple[int, str]] = field(default_factory=list)  # (game number, download URL)
+    records: list[tuple[int, str, str]] = field(default_factory=list)  # (game number, download URL, replay URL)
 
     @property
     def finished(self) -> bool:
@@ -43,7 +43,11 @@ def recent_matches(user_id: int, *, include_private: bool) -> list[RecentMatch]:
     recent = []
     for match in played:
         entry = catalog_entry(match.game)
-        records = [(number, url) for number, game_id in match.finished_games if (url := optional_url("tables:game_record", game_id))]
+        records = [
+            (number, url, optional_url("review:replay", game_id))
+            for number, game_id in match.finished_games
+            if (url := optional_url("tables:game_record", game_id))
+        ]
         recent.append(
             RecentMatch(
                 player=match,

@@ -11,22 +11,18 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
 
 from apps.engine.bots import simulate
+from apps.engine.command_input import CommandError, read_json
 from apps.engine.errors import EngineError
 from apps.engine.game import JSON, game_slugs, get_rules
 from apps.engine.rearrange import command as rearrange_command
 from apps.engine.records import GameRecord, replay
+from apps.engine.review import command as review_command
 from apps.engine.tiles import parse_tiles
 
 Run = Callable[[argparse.Namespace], JSON]
 AddArguments = Callable[[argparse.ArgumentParser], None]
-
-
-class CommandError(Exception):
-    """Bad input on the command line (not a rules question): reported on stderr, exit status 2."""
 
 
 def _add_game(parser: argparse.ArgumentParser) -> None:
@@ -49,15 +45,7 @@ def _replay_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _replay(args: argparse.Namespace) -> JSON:
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-    except OSError as error:
-        raise CommandError(f"Cannot read {args.file!r}: {error.strerror}") from None
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise CommandError(f"{args.file!r} is not JSON: {error}") from None
-    record = GameRecord.from_dict(data)
+    record = GameRecord.from_dict(read_json(args.file))
     replayed = replay(record)
     result = replayed.result
     return {
@@ -81,6 +69,8 @@ COMMANDS: dict[str, tuple[str, AddArguments, Run]] = {
     ),
     "simulate": ("bot-only games: wins, mean scores, turns, seconds per game, move times", simulate.add_arguments, simulate.run),
     "solve": ("the best play of the Rearrange game from a table and a rack", rearrange_command.add_arguments, rearrange_command.run),
+    "review": ("every turn of a game record: what was played and the best play from the seat's view", review_command.review_arguments, review_command.review_run),
+    "hint": ("the best play for a seat to move, from its view only", review_command.hint_arguments, review_command.hint_run),
 }
 
 

@@ -15,6 +15,7 @@ from apps.engine.errors import EngineError
 from apps.live.endpoint import Endpoint
 from apps.live.guard import Field, FrameSpec
 from apps.live.threads import db
+from apps.review.services import HintRefused, game_hint
 from apps.tables import services
 from apps.tables.access import may_watch
 from apps.tables.engine_text import engine_text
@@ -46,6 +47,7 @@ class TableSocket(Endpoint):
         "seed": FrameSpec((Field("seed", (str,), required=True, max_length=64),)),
         "sync": NO_FIELDS,
         "ping": NO_FIELDS,
+        "hint": NO_FIELDS,
     }
 
     sent = -1
@@ -61,10 +63,12 @@ class TableSocket(Endpoint):
         if version is None:
             return 4404  # as for a table that does not exist: a private id stays secret
         self.version_at_connect = version
-        self.room = rooms().join(self.table_id, self)
         return None
 
     async def opened(self) -> None:
+        # Into the room once the socket is open (a change published before that would be sent to a
+        # socket not yet accepted, and lost), then up to the version seen at the handshake at least.
+        self.room = rooms().join(self.table_id, self)
         await rooms().bring_up_to(self.room, self.version_at_connect)
         await self.room.offer(self)  # unless the room's own push got there first: once per version
 
@@ -135,6 +139,21 @@ class TableSocket(Endpoint):
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         await self.send_text(f'{{"type":"pong","version":{self.room.version}}}')
+
+    async def on_hint(self, content: dict[str, Any]) -> None:
+        """A hint for this viewer only (apps/review/services.py: the search runs outside every lock)."""
+        language, user = self.language, self.user
+
+        def run() -> Any:
+            with translation.override(language):
+                return game_hint(table_id=self.table_id, by=user)
+
+        try:
+            await self.send_json(await db(run)())
+        except HintRefused as error:
+            with translation.override(language):
+                message = str(error) if error.engine_error is None else engine_text(error.engine_error)
+            await self.send_error(error.error_code, message, ref=content)
 
 
 def _watchable_version(table_id: int, user: Any, invite: str) -> int | None:

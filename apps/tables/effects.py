@@ -9,7 +9,8 @@ if) the transaction commits:
   autopilot turn, the next deal); turn timeouts are run by the periodic sweep, which looks at the
   due index every second, so a move queues nothing at all on a table of people;
 - a finished rated match is handed to the leaderboards by task name (they keep their own once-only
-  ledger).
+  ledger);
+- a finished game is handed to the review (apps/review) by task name, to be reviewed once.
 
 Nothing here imports a task module: tasks are named, so the arrows run one way (tasks call services,
 services never import tasks).
@@ -55,6 +56,7 @@ def after_commit(
     state: Any = None,
     rows_at_hand: bool = False,
     rated_match_finished: int | None = None,
+    game_finished: int | None = None,
 ) -> None:
     """Register what the committed change sets off. With `rows_at_hand` the published frames are built
     from the rows given (exactly what was committed: the table, its current game and match, and the
@@ -85,6 +87,8 @@ def after_commit(
             enqueue(QUEUED_DUE[due_action], table_id, eta=due_at)
         if rated_match_finished is not None:
             enqueue("leaderboards.rate_match", rated_match_finished)
+        if game_finished is not None:
+            enqueue("review.review_game", game_finished)
 
     transaction.on_commit(run)
 

@@ -176,6 +176,12 @@ MESSAGES: dict[str, Promise] = {
     "fair_first_game_absent": _("Nobody has left a match before its first game."),
     "fair_record_seats": _("The record has %(seeds)s player seeds for a deal of %(seats)s seats."),
     "fair_deal_differs": _("The recorded deal is not the fair deal of game %(number)s from these seeds."),
+    # Reviews and hints (apps/engine/review).
+    "no_review": _("%(game)s has no review yet."),
+    "hint_needs_view": _("A hint needs a seat's view of a game."),
+    "hint_spectator": _("A hint is for a player's own seat, not for a spectator."),
+    "hint_not_your_turn": _("A hint is for your own turn: it is not your turn now."),
+    "hint_other_view": _("That is the view of another seat or another game, not seat %(seat)s of %(game)s."),
     "no_bots": _("There are no bots for %(game)s."),
     "no_bot_level": _("There is no bot of that level for %(game)s."),
     "bot_not_available": _("That bot for %(game)s is not available yet."),

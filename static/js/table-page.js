@@ -8,6 +8,7 @@ import { setupFullscreen } from "./fullscreen.js";
 import { HouseTable } from "./house.js";
 import { EventLog } from "./events.js";
 import { offerSeed, renderFair, seedingText } from "./fair.js";
+import { Hints } from "./hints.js";
 import { t, tn } from "./i18n.js";
 import { RearrangeTable } from "./rearrange.js";
 import { renderResults, tickCountdowns } from "./results.js";
@@ -106,6 +107,9 @@ const sounds = new Sounds(els.sound, () => (app.classList.contains("is-my-turn")
 setupFullscreen(els.fullscreen, app);
 const initial = JSON.parse(document.getElementById("table-frame").textContent);
 const controller = initial.table.game === "tile-rummy-rearrange" ? new RearrangeTable(page) : new HouseTable(page);
+// Hints at unrated tables (SPEC 13): a player's page only.
+const hintSlot = document.getElementById("hint-slot");
+const hints = hintSlot ? new Hints(page, { slot: hintSlot, panel: document.getElementById("hint-panel"), statusUrl: config.hintsUrl }) : null;
 
 function render(frame) {
   sounds.frame(page.frame, frame);
@@ -124,6 +128,7 @@ function render(frame) {
   renderSeats(els.seats, { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player) });
   renderWaiting(els.prematch, els.felt, frame, config, (message) => page.send(message));
   controller.render(frame);
+  hints?.update(frame);
   renderFeltStatus(frame);
   const shown = renderResults(els.results, frame, {
     rematch: () => page.send({ type: "rematch" }),
@@ -185,6 +190,7 @@ function renderFeltStatus(frame) {
 // Frames from the server
 
 function onFrame(frame) {
+  if (hints && hints.take(frame)) return;
   if (frame.type === "state") {
     if (frame.version < page.shown) return;
     page.setBusy(false, false);

@@ -28,16 +28,20 @@ def test_a_profile_shows_the_rating_per_game_with_a_history_chart(client):
     assert "<svg" in html and item.chart.path in html
 
 
-def test_a_profile_lists_recent_matches_with_places_points_opponents_and_record_downloads(client):
+def test_a_profile_lists_recent_matches_with_places_points_opponents_record_downloads_and_replays(client):
     ana, ben = make_user("ana"), make_user("ben")
     match = finished_match([(ana, 2), (ben, 1)], points=[40, 215], games=3)
     rating_apply_match(match_id=match.pk)
     [item] = client.get(profile_url("ana")).context["matches"]
     assert (item.player.place, item.player.points, item.opponents, item.delta) == (2, 40, ["ben"], -32)
     game_ids = list(match.games.order_by("number").values_list("pk", flat=True))
-    assert item.records == [(n, reverse("tables:game_record", args=[gid])) for n, gid in zip((1, 2, 3), game_ids, strict=True)]
+    assert item.records == [
+        (n, reverse("tables:game_record", args=[gid]), reverse("review:replay", args=[gid]))
+        for n, gid in zip((1, 2, 3), game_ids, strict=True)
+    ]
     html = client.get(profile_url("ana")).content.decode()
     assert f'href="{reverse("tables:game_record", args=[game_ids[0]])}"' in html and "2nd" in html
+    assert f'href="{reverse("review:replay", args=[game_ids[0]])}"' in html
 
 
 def test_a_match_still_being_played_has_no_place_and_no_record_yet(client):

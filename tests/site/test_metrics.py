@@ -17,6 +17,7 @@ from apps.engine.game import get_rules
 from apps.leaderboards import tasks as rating_tasks
 from apps.tables import services
 from apps.tables.models import MoveLog, Seat
+from apps.tables.services import sql
 from rummysite import metrics
 from rummysite.asgi import application
 from tests.site.processes import python
@@ -59,10 +60,10 @@ def test_a_move_whose_transaction_rolls_back_is_neither_counted_nor_timed(monkey
     move = human_move(table.pk, seat_index, random.Random(1))
     before = (sample("rummy_moves_total", game="tile-rummy", actor="player"), sample("rummy_move_broadcast_seconds_count", game="tile-rummy"))
 
-    def lost_database(**fields: object) -> None:  # the move was applied; saving it fails
+    def lost_database(*args: object, **fields: object) -> None:  # the move was applied; saving it fails
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(MoveLog.objects, "create", lost_database)
+    monkeypatch.setattr(sql, "insert", lost_database)  # how the move path writes its MoveLog row
     with pytest.raises(RuntimeError):
         services.game_move(table_id=table.pk, by=to_move.user, move=move)
     after = (sample("rummy_moves_total", game="tile-rummy", actor="player"), sample("rummy_move_broadcast_seconds_count", game="tile-rummy"))

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from apps.tables import services
 from tests.leaderboards.factories import finished_match, make_user
+from tests.review.helpers import finished_game
 from tests.romanian import english_in
 
 pytestmark = pytest.mark.django_db
@@ -144,3 +145,13 @@ def test_dates_and_numbers_are_written_the_romanian_way(site):
     profile = client.get(reverse("accounts:profile", args=["ileana"])).content.decode()
     assert re.search(rf"Joacă din ({months}) \d{{4}}", profile)
     assert re.search(r"\b\d{2}\.\d{2}\.\d{4}\b", profile)  # the matches' short dates: 01.12.2026
+
+
+def test_the_replay_page_and_its_review_are_in_romanian():
+    game = finished_game()
+    client = Client(HTTP_ACCEPT_LANGUAGE="ro")
+    response = client.get(reverse("review:replay", args=[game.pk]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Partida, mutare cu mutare" in page
+    assert_romanian(page, "the replay page")

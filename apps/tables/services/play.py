@@ -69,8 +69,10 @@ def apply_and_save(
         game_fields.append("draft")
     game.state = rules.to_dict(after)
     rated_match = None
+    finished = None
     match = table.match
     if rules.is_over(after):
+        finished = game.pk
         result = rules.result(after)
         assert result is not None and match is not None
         game.result = result.to_dict()
@@ -98,4 +100,5 @@ def apply_and_save(
         state=after,
         rows_at_hand=True,
         rated_match_finished=rated_match,
+        game_finished=finished,
     )

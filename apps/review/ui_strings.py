@@ -1,0 +1,73 @@
+"""Every string the replay page's script shows, translated on the server (the table's hint strings are
+in apps/tables/ui_strings.py, with the rest of the table's). The tiles' names are the same msgids as the
+table's (static/js/tiles.js asks for them by these keys)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+
+def _forms(singular: str, plural: str) -> list[str]:
+    """The plural forms of one phrase for counts 1, 2 and 20 (English and Romanian), as i18n.js reads them."""
+    return [ngettext(singular, plural, count) for count in (1, 2, 20)]
+
+
+def replay_strings() -> dict[str, object]:
+    return {
+        "red": _("red"),
+        "yellow": _("yellow"),
+        "blue": _("blue"),
+        "black": _("black"),
+        "joker": _("joker"),
+        # Translators: a tile's name, e.g. "red 5".
+        "tile_name": _("%(colour)s %(number)s"),
+        "empty_seat": _("Empty seat"),
+        "step_deal": _("The deal"),
+        "step_n": _("Move %(n)s of %(count)s"),
+        "move_by": _("%(name)s: %(move)s"),
+        "placed_by": _("%(name)s placed"),
+        "drew": _("%(name)s drew a tile"),
+        "winner": _("%(name)s wins"),
+        "no_winner": _("Nobody went out"),
+        "rack_of": _("%(name)s's rack"),
+        "tiles_forms": _forms("%(count)s tile", "%(count)s tiles"),
+        "table_empty": _("Nothing on the table yet."),
+        "indicator": _("Indicator"),
+        "pile_forms": _forms("Pile: %(count)s tile", "Pile: %(count)s tiles"),
+        "pool_forms": _forms("Pool: %(count)s tile", "Pool: %(count)s tiles"),
+        "discards": _("Discards"),
+        "to_move": _("%(name)s to move"),
+        "game_over": _("Game over"),
+        "points": _("%(points)s points"),
+        "meld_of": _("laid by %(name)s"),
+        # The review
+        "review_pending": _("The review is being prepared…"),
+        "review_failed": _("The review could not be prepared for this game."),
+        "review_turn": _("Turn %(n)s"),
+        "review_played": _("Played: %(play)s"),
+        "review_placed": _("Placed:"),
+        "review_best": _("Best: %(play)s"),
+        "review_best_place": _("Best: place"),
+        "review_best_table": _("The table after it"),
+        "review_legend": _("✓ the most the rules allowed · ✗ could have placed more"),
+        "review_missed_forms": _forms(
+            "Could have placed %(count)s more tile (%(points)s points)",
+            "Could have placed %(count)s more tiles (%(points)s points)",
+        ),
+        "review_missed_points": _("Could have placed %(points)s more points"),
+        "review_by_table": _("played by the table"),
+        "review_hint": _("hint used"),
+        "summary_missed_forms": _forms(
+            "%(count)s turn where %(name)s could have placed more: %(tiles)s tiles, %(points)s points",
+            "%(count)s turns where %(name)s could have placed more: %(tiles)s tiles, %(points)s points",
+        ),
+        "summary_missed_you_forms": _forms(
+            "%(count)s turn where you could have placed more: %(tiles)s tiles, %(points)s points",
+            "%(count)s turns where you could have placed more: %(tiles)s tiles, %(points)s points",
+        ),
+        "summary_clean": _("%(name)s placed the most the rules allowed on every turn."),
+        "summary_hints_forms": _forms("%(count)s hint used", "%(count)s hints used"),
+        "go_to_turn": _("Go to turn %(n)s"),
+        "you_badge": _("you"),
+    }

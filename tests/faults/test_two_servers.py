@@ -1,0 +1,165 @@
+"""Scale out, proven: two daphne processes on one database and one Redis, no sticky sessions. A player
+on one process and a spectator on the other see the same table: a move made through the first reaches
+the second (one publish, delivered in every process), and a table opened on one appears in the other's
+lobby. Only meaningful on the real stack's bus (Redis pub/sub): skipped without REDIS_URL."""
+
+from __future__ import annotations
+
+import asyncio
+import http.cookiejar
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.faults.test_live_server import free_port, run_in_thread
+
+websockets = pytest.importorskip("websockets")
+from websockets.asyncio.client import connect  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="scaling out needs the Redis bus")
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
+    directory = tmp_path_factory.mktemp("two")
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY"}}
+    env.update(DATABASE_URL=f"sqlite:///{directory / 'site.sqlite3'}", CELERY_EMBEDDED="0", LOG_LEVEL="WARNING",
+               PYTHONUNBUFFERED="1", TABLE_WEB_HEARTBEAT="0", TABLE_FAIR_SEED_SECONDS="0",
+               # Both processes on this run's Redis, on a channel of their own (not the suite's).
+               LIVE_BUS_CHANNEL=f"rummy-live:two-servers:{os.getpid()}",
+               # No repair from the database within the test: what reaches the other process came by the bus.
+               TABLE_ROOM_CHECK_SECONDS="60")
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True,
+                   capture_output=True)
+    processes, urls = [], []
+    for name in ("a", "b"):
+        port = free_port()
+        log = (directory / f"daphne-{name}.log").open("wb")
+        processes.append(subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                           "rummysite.asgi:application"], cwd=ROOT, env=env, stdout=log,
+                                          stderr=subprocess.STDOUT))
+        urls.append(f"127.0.0.1:{port}")
+    try:
+        for url, process in zip(urls, processes, strict=True):
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    urllib.request.urlopen(f"http://{url}/livez", timeout=2)
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or process.poll() is not None:
+                        raise RuntimeError(f"daphne on {url} did not start") from None
+                    time.sleep(0.2)
+        yield urls
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(10)
+
+
+class Visitor:
+    """A browser-like client of one process: cookies kept, the CSRF token sent with every form."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.opener.open(f"http://{url}/play/", timeout=30)
+
+    def post(self, path: str, **fields: str) -> str:
+        """POST a form; the URL it lands on."""
+        token = next(cookie.value for cookie in self.jar if cookie.name == "csrftoken")
+        body = urllib.parse.urlencode({"csrfmiddlewaretoken": token, **fields}).encode()
+        request = urllib.request.Request(f"http://{self.url}{path}", data=body,
+                                         headers={"Referer": f"http://{self.url}/play/"})
+        return str(self.opener.open(request, timeout=30).geturl())
+
+    @property
+    def cookie(self) -> str:
+        return "; ".join(f"{cookie.name}={cookie.value}" for cookie in self.jar)
+
+
+def table_of(landed: str) -> int:
+    return int(re.search(r"/t/(\d+)/", landed).group(1))  # type: ignore[union-attr]
+
+
+async def until_state(ws, version: int, ceiling: float = 60.0) -> dict:  # type: ignore[no-untyped-def]
+    async def wait() -> dict:
+        while True:
+            frame = json.loads(await ws.recv())
+            if frame["type"] == "state" and frame["version"] >= version:
+                return frame
+
+    return await asyncio.wait_for(wait(), ceiling)
+
+
+def test_a_move_made_through_one_process_reaches_a_spectator_on_the_other(servers):
+    a, b = servers
+    host, guest = Visitor(a), Visitor(a)
+    host.post("/accounts/guest/")
+    guest.post("/accounts/guest/")
+    table_id = table_of(host.post("/play/new/", game="tile-rummy", seats="2", match_length="1", turn_seconds="60",
+                                  seat_1=""))
+    guest.post(f"/t/{table_id}/join/")
+
+    async def run() -> tuple[int, dict]:
+        from apps.engine.bots import get_bot
+
+        players = [await connect(f"ws://{a}/ws/tables/{table_id}/", origin=f"http://{a}",
+                                 additional_headers=[("Cookie", visitor.cookie)], proxy=None)
+                   for visitor in (host, guest)]
+        spectator = await connect(f"ws://{b}/ws/tables/{table_id}/", origin=f"http://{b}", proxy=None)
+        opened = await until_state(players[0], 0)
+        await until_state(spectator, 0)
+        await players[0].send(json.dumps({"type": "start"}))
+        states = [await until_state(ws, opened["version"] + 1) for ws in players]
+        mover = next(i for i, state in enumerate(states) if state["view"]["turn"] == state["seat"])
+        state = states[mover]
+        move = str(get_bot("tile-rummy", "easy").next_move(state["view"], random.Random(1)))
+        await players[mover].send(json.dumps({"type": "move", "move": move, "version": state["version"], "id": "m1"}))
+        seen = await until_state(spectator, state["version"] + 1)
+        for ws in (*players, spectator):
+            await ws.close()
+        return state["version"] + 1, seen
+
+    version, seen = run_in_thread(run())
+    assert seen["version"] == version and seen["seat"] is None and "rack" not in seen["view"]
+
+
+def test_a_table_opened_on_one_process_appears_in_the_lobby_of_the_other(servers):
+    a, b = servers
+
+    async def run() -> tuple[int, list[int]]:
+        lobby = await connect(f"ws://{b}/ws/lobby/", origin=f"http://{b}", proxy=None)
+        assert json.loads(await lobby.recv())["type"] == "tables"
+        landed = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: Visitor(a).post("/play/now/", game="tile-rummy", level="easy")
+        )
+        table_id = table_of(landed)
+
+        async def until_listed() -> list[int]:
+            seen = []
+            while table_id not in seen:
+                frame = json.loads(await lobby.recv())
+                if frame["type"] == "table" and frame["entry"] is not None:
+                    seen.append(frame["id"])
+            return seen
+
+        seen = await asyncio.wait_for(until_listed(), 60)
+        await lobby.close()
+        return table_id, seen
+
+    table_id, seen = run_in_thread(run())
+    assert table_id in seen
