@@ -216,7 +216,7 @@ def drill_daphne(stack: Stack) -> None:
     goal("daphne", "deadlines moved by the downtime plus the grace",
          bool(extensions) and all(abs(e - expected) <= 6 for e in extensions),
          f"deadlines moved by {', '.join(f'{e:.1f}' for e in extensions)} s; downtime {back_at - stopped_at:.1f} s"
-         f" + grace {liveness.grace():.0f} s = {expected:.1f} s (heartbeat every 2 s, sweep every 2 s)")
+         f" + grace {liveness.grace():.0f} s = {expected:.1f} s (heartbeat every 2 s, sweep every 1 s)")
     result = finish_players(process, work, 120)
     connects = sorted(t for t in result["connects"] if t > stopped_at)
     if connects:

@@ -239,11 +239,15 @@ class Client:
 
     def on_version(self, version: int) -> None:
         """A `state` frame this client only watches: what `on_frame` does with it, without decoding it."""
+        self.run.figures.frames_received += 1
+        self.shown(version, None)
+
+    def shown(self, version: int, frame: dict[str, Any] | None) -> None:
+        """A state frame of `version` arrived (`frame`: decoded, when this client may have to play from it)."""
         now = time.monotonic()
         figures = self.run.figures
-        figures.frames_received += 1
         if version < self.version:
-            return
+            return  # an older frame arriving late
         if version > self.version and self.run.measuring:
             sent = self.table.sent_at.get(version)
             if sent is not None and sent[1] != self.seat:
@@ -252,8 +256,10 @@ class Client:
             if self.run.measuring:
                 figures.converge_ms.append((now - self.seen_newer_at) * 1000)
             self.seen_newer_at = None
+        if self.run.record and version > self.version:
+            self.history.append((version, time.time()))
         self.version = max(self.version, version)
-        self.state = None  # not this client's decision: nothing to play from it
+        self.state = frame
         self.maybe_play()
 
     def on_frame(self, frame: dict[str, Any]) -> None:
@@ -262,22 +268,7 @@ class Client:
         figures.frames_received += 1
         kind = frame.get("type")
         if kind == "state":
-            version = frame["version"]
-            if version < self.version:
-                return  # an older frame arriving late
-            if version > self.version and self.run.measuring:
-                sent = self.table.sent_at.get(version)
-                if sent is not None and sent[1] != self.seat:
-                    figures.latencies_ms.append((now - sent[0]) * 1000)
-            if self.seen_newer_at is not None and version >= self.behind_until:
-                if self.run.measuring:
-                    figures.converge_ms.append((now - self.seen_newer_at) * 1000)
-                self.seen_newer_at = None
-            if self.run.record and version > self.version:
-                self.history.append((version, time.time()))
-            self.version = max(self.version, version)
-            self.state = frame
-            self.maybe_play()
+            self.shown(frame["version"], frame)
         elif kind == "pong":
             version = frame.get("version")
             if isinstance(version, int) and version > self.version:
