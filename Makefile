@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint typecheck pytest worker beat serve migrate clean lock upgrade
+.PHONY: run test lint typecheck pytest worker beat serve migrate clean catalogues messages lock upgrade
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +41,22 @@ migrate: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_catalog
 
-run: migrate
+# The translations (locale/, SPEC 12): compiled with msgfmt when GNU gettext is installed, else by the
+# site's own pure-Python compiler (rummysite/catalogues.py), so a fresh clone serves Romanian either way.
+catalogues: $(VENV)/.installed
+	$(BIN)/python -m rummysite.catalogues compile
+
+# After adding or changing user-facing strings: re-extract them (templates, Python, the table's strings
+# in apps/tables/ui_strings.py) and the Django/allauth strings the site shows, then translate what comes
+# out empty or fuzzy (locale/GLOSSARY.md has the words) until every count below says 0. Needs GNU
+# gettext (apt-get install gettext). tests/site/test_catalogues.py fails while anything is left.
+messages: $(VENV)/.installed
+	$(BIN)/python -m rummysite.catalogues extract
+	$(BIN)/python -m rummysite.catalogues overrides
+	$(BIN)/python -m rummysite.catalogues compile
+	@for po in $$(find locale -name '*.po' | sort); do printf '%s: ' "$$po"; msgfmt --check --statistics -o /dev/null "$$po"; done
+
+run: migrate catalogues
 	@echo ""
 	@echo "  Tile Rummy is running at http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
 	@echo ""
@@ -62,7 +77,7 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy --strict apps/engine
 
-pytest: $(VENV)/.installed-dev
+pytest: $(VENV)/.installed-dev catalogues
 	$(BIN)/pytest
 
 clean:

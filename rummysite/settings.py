@@ -265,10 +265,17 @@ DEFAULT_FROM_EMAIL = env.get_str("DEFAULT_FROM_EMAIL", "Tile Rummy <noreply@loca
 
 # --- Internationalisation ------------------------------------------------------------------------
 
+# SPEC 12. The language: the visitor's choice (the footer switch: the cookie, and a registered player's
+# profile applied at sign-in: apps/accounts/language.py), else the browser's Accept-Language
+# (LocaleMiddleware), else English. Catalogues: locale/ (the site's own strings, `make messages`) and
+# locale/overrides/ (what the site shows of Django's and allauth's own strings, in better Romanian than
+# theirs); the first path wins. Compiled at install (`make run`: manage.py compile_catalogues).
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ro", _("Romanian"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale" / "overrides"]
 USE_I18N = True
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60  # the choice outlives the browser session
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_TZ = True
 

@@ -2,6 +2,7 @@ from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
+from apps.accounts.language import set_language
 from rummysite import pwa, views
 
 # The admin signs in through allauth's login page, so it gets the same rate limits (ACCOUNT_RATE_LIMITS).
@@ -26,6 +27,6 @@ urlpatterns = [
     path("", include("apps.review.urls")),
     path("", include("apps.accounts.urls")),  # /u/<username>/ profiles, /accounts/guest/...
     path("accounts/", include("allauth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", set_language, name="set_language"),  # Django's view, plus the player's profile
     path("admin/", admin.site.urls),
 ]

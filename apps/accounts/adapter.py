@@ -1,11 +1,16 @@
-"""allauth hooks: keep the guest name space for guests."""
+"""allauth hooks: keep the guest name space for guests; a player's language at sign-up and sign-in."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
+from apps.accounts.language import profile_language, remember, supported
 from apps.accounts.services import GUEST_PREFIX, is_guest_name
 
 
@@ -19,3 +24,19 @@ class AccountAdapter(DefaultAccountAdapter):
                 % {"prefix": GUEST_PREFIX}
             )
         return super().clean_username(username, shallow=shallow)
+
+    def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
+        # A new player keeps the language they signed up in (SPEC 12).
+        user.language = supported(translation.get_language()) or ""
+        return super().save_user(request, user, form, commit=commit)
+
+    def post_login(self, request: HttpRequest, user: Any, **kwargs: Any) -> HttpResponse:
+        # A registered player's language is applied at sign-in, before allauth writes its "signed in"
+        # message, and kept in the cookie from then on (SPEC 12).
+        language = profile_language(user)
+        if language is not None:
+            translation.activate(language)
+        response = super().post_login(request, user, **kwargs)
+        if language is not None:
+            remember(response, language)
+        return response

@@ -14,6 +14,8 @@ class User(AbstractUser):
     banned_until = models.DateTimeField(_("banned until"), null=True, blank=True)
     ban_reason = models.CharField(_("ban reason"), max_length=200, blank=True)
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    # The player's own choice of language (SPEC 12), applied when they sign in; "" follows the browser.
+    language = models.CharField(_("language"), max_length=10, blank=True, default="")
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -65,5 +65,11 @@ def catalog_entry(slug: str) -> CatalogEntry | None:
     return next((entry for entry in CATALOG if entry.slug == slug), None)
 
 
+def game_name(slug: str) -> str:
+    """The game's name in the active language (the engine's own names are English, for the CLI)."""
+    entry = catalog_entry(slug)
+    return str(entry.name) if entry is not None else slug
+
+
 def leaderboard_entries() -> tuple[CatalogEntry, ...]:
     return tuple(entry for entry in CATALOG if entry.has_leaderboard)

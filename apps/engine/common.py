@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from apps.engine.errors import IllegalMove, InvalidMove
+from apps.engine.errors import IllegalMove, InvalidMove, Phrase
 from apps.engine.game import JSON, Back, GameResult, Leave, Move, Randomness, Rules
 from apps.engine.tiles import TILE_COUNT, Tile, TileId, format_tiles, full_set, tile_of
 
@@ -55,12 +55,12 @@ StateT = TypeVar("StateT", bound=SeatedState)
 def playing_seats(game: str, seats: int, absent: Collection[int]) -> list[int]:
     """The seats dealt in: all but the `absent` ones (seats that left the match earlier), checked."""
     if not 2 <= seats <= 4:
-        raise InvalidMove(f"{game} is played by 2, 3 or 4 players, not {seats}")
+        raise InvalidMove(f"{game} is played by 2, 3 or 4 players, not {seats}", "seat_count", game=game, seats=seats)
     if any(not 0 <= seat < seats for seat in absent):
-        raise InvalidMove(f"Absent seats {sorted(absent)} are not all seats of a {seats}-seat table")
+        raise InvalidMove(f"Absent seats {sorted(absent)} are not all seats of a {seats}-seat table", "absent_seats", absent=sorted(absent), seats=seats)
     playing = [seat for seat in range(seats) if seat not in absent]
     if len(playing) < 2:
-        raise InvalidMove("A game needs at least two players")
+        raise InvalidMove("A game needs at least two players", "too_few_players")
     return playing
 
 
@@ -82,7 +82,7 @@ def dealt_racks(racks: Sequence[Sequence[TileId]], sizes: Sequence[int]) -> tupl
     rack_tuples = tuple(tuple(sorted(rack)) for rack in racks)
     for seat, (rack, expected) in enumerate(zip(rack_tuples, sizes, strict=True)):
         if len(rack) != expected:
-            raise InvalidMove(f"Seat {seat} must be dealt {expected} tiles, not {len(rack)}")
+            raise InvalidMove(f"Seat {seat} must be dealt {expected} tiles, not {len(rack)}", "rack_size", seat=seat, expected=expected, count=len(rack))
     return rack_tuples
 
 
@@ -115,7 +115,7 @@ def deal_fields(data: Mapping[str, Any]) -> tuple[int, int, list[tuple[TileId, .
 
 def check_seat(seat: int, seats: int) -> None:
     if not 0 <= seat < seats:
-        raise InvalidMove(f"There is no seat {seat} at this {seats}-seat table")
+        raise InvalidMove(f"There is no seat {seat} at this {seats}-seat table", "no_such_seat", seat=seat, seats=seats)
 
 
 def with_seat(values: tuple[ValueT, ...], seat: int, value: ValueT) -> tuple[ValueT, ...]:
@@ -160,18 +160,18 @@ def apply_seat_move(
     other move only on its turn (`turn_move` plays it), and a move the table makes for the seat
     (`autopilot_moves`) puts it on autopilot, while a move of its own takes it off."""
     if not isinstance(move, Move):
-        raise InvalidMove(f"{move!r} is not a move")
+        raise InvalidMove(f"{move!r} is not a move", "not_a_move", move=repr(move))
     check_seat(seat, state.seats)
     if over:
-        raise IllegalMove(f"{str(move)!r}: the game is over")
+        raise IllegalMove(f"{str(move)!r}: the game is over", "game_over", move=str(move))
     if state.left[seat]:
-        raise IllegalMove(f"{str(move)!r}: seat {seat} is no longer in this game")
+        raise IllegalMove(f"{str(move)!r}: seat {seat} is no longer in this game", "seat_left", move=str(move), seat=seat)
     if isinstance(move, Leave):
         return leave(state, seat)
     if isinstance(move, Back):
         return replace(state, away=with_seat(state.away, seat, False))
     if seat != state.turn:
-        raise IllegalMove(f"{str(move)!r}: it is not your turn (seat {state.turn} is playing)")
+        raise IllegalMove(f"{str(move)!r}: it is not your turn (seat {state.turn} is playing)", "not_your_turn", move=str(move), seat=state.turn)
     after = turn_move(state, seat, move)
     away = isinstance(move, autopilot_moves)
     if after.away[seat] != away:
@@ -190,13 +190,13 @@ def reading(what: str) -> Iterator[None]:
     try:
         yield
     except (KeyError, TypeError, ValueError) as error:
-        raise InvalidMove(f"Not {what}: {error}") from None
+        raise InvalidMove(f"Not {what}: {error}", "unreadable", what=what, error=str(error)) from None
 
 
 def tile_id(value: Any) -> TileId:
     tile = int(value)
     if not 0 <= tile < TILE_COUNT:
-        raise InvalidMove(f"Tile ids go from 0 to 105, not {tile}")
+        raise InvalidMove(f"Tile ids go from 0 to 105, not {tile}", "tile_id", id=tile)
     return tile
 
 
@@ -224,9 +224,10 @@ class MeldReader(Generic[MeldT]):
     rule they break as a phrase without the tiles. `noun` is what the game calls a meld in messages.
     """
 
-    def __init__(self, read: Callable[[tuple[Tile, ...]], MeldT | str], noun: str) -> None:
+    def __init__(self, read: Callable[[tuple[Tile, ...]], MeldT | str], noun: str, message_code: str) -> None:
         self._read = read
         self._noun = noun
+        self._message_code = message_code  # of "... is not a meld: <rule>"
 
     def problem(self, tiles: Iterable[Tile]) -> str | None:
         """The rule these tiles break (a phrase without the tiles), or None when they are legal."""
@@ -238,13 +239,16 @@ class MeldReader(Generic[MeldT]):
         found = self._read(tuple(tiles))
         return None if isinstance(found, str) else found
 
-    def read(self, tiles: Iterable[Tile], context: str | None = None) -> MeldT:
+    def read(self, tiles: Iterable[Tile], context: Phrase | None = None) -> MeldT:
         """The meld these tiles make, or IllegalMove quoting them (or `context`, e.g. the move) and naming
-        the rule."""
+        the rule (the rule goes to the message's `rule` parameter)."""
         faces = tuple(tiles)
         found = self._read(faces)
         if isinstance(found, str):
-            raise IllegalMove(f"{context or f'{format_tiles(faces)!r} is not a {self._noun}'}: {found}")
+            if context is not None:
+                raise IllegalMove(f"{context}: {found}", context.message_code, **context.params, rule=found)
+            tiles_text = format_tiles(faces)
+            raise IllegalMove(f"{tiles_text!r} is not a {self._noun}: {found}", self._message_code, tiles=tiles_text, rule=found)
         return found
 
 

@@ -48,7 +48,7 @@ def stream_message(player_seeds: Sequence[bytes], game_no: int) -> bytes:
     seats, each seat's seed with its length, and the game's number."""
     _check_player_seeds(player_seeds)
     if not 1 <= game_no < 1 << 32:
-        raise InvalidMove(f"A game's number is 1 or more, not {game_no}")
+        raise InvalidMove(f"A game's number is 1 or more, not {game_no}", "fair_game_number", number=game_no)
     parts = [_TAG, bytes([len(player_seeds)])]
     for seed in player_seeds:
         parts.append(bytes([len(seed)]))
@@ -60,7 +60,7 @@ def stream_message(player_seeds: Sequence[bytes], game_no: int) -> bytes:
 def draw_limit(n: int) -> int:
     """The first u32 a draw below `n` rejects: the largest multiple of `n` that is at most 2**32."""
     if not 1 <= n <= DRAW_RANGE:
-        raise InvalidMove(f"A draw is below a number from 1 to 2**32, not {n}")
+        raise InvalidMove(f"A draw is below a number from 1 to 2**32, not {n}", "fair_draw_range", number=n)
     return DRAW_RANGE - DRAW_RANGE % n
 
 
@@ -89,7 +89,7 @@ class FairStream:
     def read(self, count: int) -> bytes:
         """The next `count` bytes of the stream."""
         if count < 0:
-            raise InvalidMove(f"Cannot read {count} bytes")
+            raise InvalidMove(f"Cannot read {count} bytes", "fair_read_count", count=count)
         out = bytearray()
         while len(out) < count:
             if self._at == len(self._buffer):
@@ -167,7 +167,7 @@ class FairProof:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FairProof:
         if not isinstance(data, Mapping) or data.get("scheme") != SCHEME:
-            raise InvalidMove(f"A record's 'fair' part must have 'scheme': {SCHEME!r}")
+            raise InvalidMove(f"A record's 'fair' part must have 'scheme': {SCHEME!r}", "fair_scheme", scheme=SCHEME)
         try:
             text = data["commitment"]
             if not isinstance(text, str) or len(text) != 64 or text != text.lower():
@@ -180,7 +180,7 @@ class FairProof:
             server = data.get("server_seed")
             proof = cls(text, game_no, seeds, None if server is None else _hex_bytes(server, "'server_seed'"))
         except (KeyError, TypeError, ValueError) as error:
-            raise InvalidMove(f"Not a well-formed 'fair' part of a record: {error}") from None
+            raise InvalidMove(f"Not a well-formed 'fair' part of a record: {error}", "fair_malformed", error=str(error)) from None
         _check_player_seeds(proof.player_seeds)
         if proof.server_seed is not None:
             _check_server_seed(proof.server_seed)
@@ -189,11 +189,16 @@ class FairProof:
     def seeds(self) -> FairSeeds:
         """The seeds to re-deal from; the server seed must be revealed and match the commitment."""
         if self.server_seed is None:
-            raise InvalidMove("The server seed is published when the match is over: this deal cannot be checked yet")
+            raise InvalidMove(
+                "The server seed is published when the match is over: this deal cannot be checked yet", "fair_seed_unpublished"
+            )
         if commitment(self.server_seed) != self.commitment:
             raise InvalidMove(
                 f"The server seed does not match the commitment: SHA-256 gives {commitment(self.server_seed)}, "
-                f"the commitment shown before the deal was {self.commitment}"
+                f"the commitment shown before the deal was {self.commitment}",
+                "fair_commitment_mismatch",
+                commitment=self.commitment,
+                found=commitment(self.server_seed),
             )
         return FairSeeds(self.server_seed, self.player_seeds)
 
@@ -206,12 +211,16 @@ def _hex_bytes(value: Any, what: str) -> bytes:
 
 def _check_server_seed(seed: bytes) -> None:
     if not isinstance(seed, bytes) or len(seed) != SERVER_SEED_BYTES:
-        raise InvalidMove(f"A server seed is {SERVER_SEED_BYTES} bytes")
+        raise InvalidMove(f"A server seed is {SERVER_SEED_BYTES} bytes", "fair_server_seed", bytes=SERVER_SEED_BYTES)
 
 
 def _check_player_seeds(seeds: Sequence[bytes]) -> None:
     if not 2 <= len(seeds) <= 4:
-        raise InvalidMove(f"A fair deal has one player seed per seat (2-4), not {len(seeds)}")
+        raise InvalidMove(
+            f"A fair deal has one player seed per seat (2-4), not {len(seeds)}", "fair_seed_count", count=len(seeds)
+        )
     for seat, seed in enumerate(seeds):
         if not isinstance(seed, bytes) or len(seed) not in (0, PLAYER_SEED_BYTES):
-            raise InvalidMove(f"Seat {seat}'s seed must be {PLAYER_SEED_BYTES} bytes or empty")
+            raise InvalidMove(
+                f"Seat {seat}'s seed must be {PLAYER_SEED_BYTES} bytes or empty", "fair_player_seed", seat=seat, bytes=PLAYER_SEED_BYTES
+            )

@@ -67,7 +67,7 @@ class Move:
         """The move from the notation after its first word (`text` is the whole input, for messages).
         The default suits moves that are a single word."""
         if rest:
-            raise InvalidMove(f"{text!r}: {cls.kind!r} takes nothing after it")
+            raise InvalidMove(f"{text!r}: {cls.kind!r} takes nothing after it", "move_takes_nothing", text=text, kind=cls.kind)
         return cls()
 
     @classmethod
@@ -141,20 +141,20 @@ def parse_move_of(move_types: Sequence[type[Move]], data: str | Mapping[str, Any
         word, _, rest = data.strip().partition(" ")
         move_type = by_kind.get(word.lower())
         if move_type is None:
-            raise InvalidMove(f"{data!r} is not a move: a move starts with one of {', '.join(by_kind)}")
+            raise InvalidMove(f"{data!r} is not a move: a move starts with one of {', '.join(by_kind)}", "unknown_move", move=data, kinds=", ".join(by_kind))
         return move_type.from_notation(rest.strip(), data)
     if not isinstance(data, Mapping):
-        raise InvalidMove(f"{data!r} is not a move: send its notation or its dict form")
+        raise InvalidMove(f"{data!r} is not a move: send its notation or its dict form", "not_a_move_form", move=repr(data))
     if isinstance(data.get("move"), str):
         return parse_move_of(move_types, data["move"])
     kind = data.get("type")
     move_type = by_kind.get(kind) if isinstance(kind, str) else None
     if move_type is None:
-        raise InvalidMove(f"{dict(data)!r} is not a move: its 'type' must be one of {', '.join(by_kind)}")
+        raise InvalidMove(f"{dict(data)!r} is not a move: its 'type' must be one of {', '.join(by_kind)}", "unknown_move_type", move=repr(dict(data)), kinds=", ".join(by_kind))
     try:
         return move_type.from_fields(data)
     except (KeyError, TypeError, ValueError) as error:
-        raise InvalidMove(f"{dict(data)!r} is not a well-formed {kind!r} move ({error})") from None
+        raise InvalidMove(f"{dict(data)!r} is not a well-formed {kind!r} move ({error})", "malformed_move", move=repr(dict(data)), kind=str(kind)) from None
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -167,6 +167,8 @@ class ScoreLine:
 
     `points` is what the line adds to the running total; a multiplier line (factor 2) adds the running
     total again, so its points are the total before it. `detail` is a short human text (the tiles, "x2").
+    `key` is the line's stable code and `params` the numbers of its label and detail (SPEC 12: the site
+    says them in the player's language; `label` and `detail` stay English, for the command line).
     """
 
     key: str
@@ -174,13 +176,18 @@ class ScoreLine:
     points: int
     detail: str = ""
     factor: int = 1
+    params: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> JSON:
-        return {"key": self.key, "label": self.label, "points": self.points, "detail": self.detail, "factor": self.factor}
+        data: JSON = {"key": self.key, "label": self.label, "points": self.points, "detail": self.detail, "factor": self.factor}
+        if self.params:
+            data["params"] = dict(self.params)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ScoreLine:
-        return cls(str(data["key"]), str(data["label"]), int(data["points"]), str(data["detail"]), int(data["factor"]))
+        params = tuple(sorted((str(name), int(value)) for name, value in dict(data.get("params", {})).items()))
+        return cls(str(data["key"]), str(data["label"]), int(data["points"]), str(data["detail"]), int(data["factor"]), params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,16 +387,16 @@ def get_rules(slug: str) -> Rules[Any]:
     module_name = _GAME_MODULES.get(slug)
     if module_name is None:
         known = ", ".join(_GAME_MODULES)
-        raise InvalidMove(f"There is no game {slug!r}: the games are {known}")
+        raise InvalidMove(f"There is no game {slug!r}: the games are {known}", "unknown_game", game=slug, games=known)
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if error.name != module_name:
             raise
-        raise InvalidMove(f"The game {slug!r} is not available yet") from None
+        raise InvalidMove(f"The game {slug!r} is not available yet", "game_not_available", game=slug) from None
     rules = getattr(module, "RULES", None)
     if not isinstance(rules, Rules):
-        raise InvalidMove(f"The game {slug!r} is not available yet")
+        raise InvalidMove(f"The game {slug!r} is not available yet", "game_not_available", game=slug)
     return rules
 
 

@@ -70,7 +70,7 @@ class Match:
     def deal_next(self, rng: Randomness | FairSeeds) -> Any:
         """The next game's freshly dealt state (seats that left get nothing)."""
         if self.is_over:
-            raise IllegalMove("The match is over: no more games to deal")
+            raise IllegalMove("The match is over: no more games to deal", "match_over_no_deal")
         absent = [seat for seat in range(self.seats) if self.left[seat]]
         randomness = _randomness(rng, self.seats, self.games_played + 1)
         return get_rules(self.game).new_game(self.seats, randomness, self.next_starter(), absent=absent)
@@ -80,9 +80,9 @@ class Match:
         rules = get_rules(self.game)
         result = rules.result(state)
         if result is None:
-            raise IllegalMove("The game is not over yet")
+            raise IllegalMove("The game is not over yet", "game_not_over")
         if self.games_played >= self.length:
-            raise IllegalMove("The match is already over")
+            raise IllegalMove("The match is already over", "match_over")
         left = tuple(self.left[seat] or rules.has_left(state, seat) for seat in range(self.seats))
         return replace(self, scores=(*self.scores, result.scores), left=left)
 
@@ -136,13 +136,20 @@ class Match:
 def _check(match: Match) -> None:
     rules = get_rules(match.game)
     if not rules.min_seats <= match.seats <= rules.max_seats:
-        raise InvalidMove(f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players, not {match.seats}")
+        raise InvalidMove(
+            f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players, not {match.seats}",
+            "match_seats",
+            game=rules.slug,
+            low=rules.min_seats,
+            high=rules.max_seats,
+            seats=match.seats,
+        )
     if match.length not in MATCH_LENGTHS:
-        raise InvalidMove(f"A match is 1, 3 or 5 games, not {match.length}")
+        raise InvalidMove(f"A match is 1, 3 or 5 games, not {match.length}", "match_length", length=match.length)
     if not 0 <= match.first_starter < match.seats or len(match.left) != match.seats:
-        raise InvalidMove("A match's starter and seats must be seats of its table")
+        raise InvalidMove("A match's starter and seats must be seats of its table", "match_seat_numbers")
     if any(len(row) != match.seats for row in match.scores):
-        raise InvalidMove("A match has one score per seat for every game")
+        raise InvalidMove("A match has one score per seat for every game", "match_scores")
 
 
 def _randomness(rng: Randomness | FairSeeds, seats: int, game_no: int) -> Randomness:
@@ -150,7 +157,12 @@ def _randomness(rng: Randomness | FairSeeds, seats: int, game_no: int) -> Random
     if not isinstance(rng, FairSeeds):
         return rng
     if rng.seats != seats:
-        raise InvalidMove(f"A fair deal for {seats} seats needs {seats} player seeds, not {rng.seats}")
+        raise InvalidMove(
+            f"A fair deal for {seats} seats needs {seats} player seeds, not {rng.seats}",
+            "fair_seeds_seats",
+            seats=seats,
+            given=rng.seats,
+        )
     return rng.stream(game_no)
 
 
@@ -170,7 +182,7 @@ def start_match(game: str, seats: int, rng: Randomness | FairSeeds, length: int 
     state = rules.new_game(seats, _randomness(rng, seats, 1), None)
     first = rules.to_move(state)
     if first is None:
-        raise IllegalMove("A freshly dealt game has a player to move")
+        raise IllegalMove("A freshly dealt game has a player to move", "no_player_to_move")
     match = Match(game, seats, length, first, (), (False,) * seats)
     _check(match)
     return match, state
@@ -183,9 +195,11 @@ def fair_deal(game: str, seeds: FairSeeds, game_no: int, absent: Collection[int]
     first game's is drawn from its own stream, so any game's deal follows from the seeds alone."""
     seats = seeds.seats
     if not 1 <= game_no <= max(MATCH_LENGTHS):
-        raise InvalidMove(f"A match has games 1 to {max(MATCH_LENGTHS)}, not {game_no}")
+        raise InvalidMove(
+            f"A match has games 1 to {max(MATCH_LENGTHS)}, not {game_no}", "fair_game_of_match", high=max(MATCH_LENGTHS), number=game_no
+        )
     if game_no == 1 and absent:
-        raise InvalidMove("Nobody has left a match before its first game")
+        raise InvalidMove("Nobody has left a match before its first game", "fair_first_game_absent")
     match, first = start_match(game, seats, seeds, length=max(MATCH_LENGTHS))
     if game_no == 1:
         return first

@@ -50,7 +50,7 @@ class GameRecord:
     def add(self, seat: int, move: Move | str, ms: int) -> GameRecord:
         """The record with one more move (`ms`: the time offset, passed in: the engine reads no clock)."""
         if ms < 0 or (self.moves and ms < self.moves[-1].ms):
-            raise InvalidMove(f"A move's time offset ({ms} ms) cannot go back in time")
+            raise InvalidMove(f"A move's time offset ({ms} ms) cannot go back in time", "record_time", ms=ms)
         return replace(self, moves=(*self.moves, RecordedMove(seat, str(move), ms)))
 
     def finish(self, result: GameResult) -> GameRecord:
@@ -74,9 +74,9 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
         if not isinstance(data, Mapping):
-            raise InvalidMove("A game record is a JSON object")
+            raise InvalidMove("A game record is a JSON object", "record_not_object")
         if data.get("format") != RECORD_FORMAT:
-            raise InvalidMove(f"Not a game record: 'format' must be {RECORD_FORMAT!r}, not {data.get('format')!r}")
+            raise InvalidMove(f"Not a game record: 'format' must be {RECORD_FORMAT!r}, not {data.get('format')!r}", "record_format", format=str(data.get("format")))
         try:
             moves = tuple(
                 RecordedMove(int(move["seat"]), str(move["move"]), int(move["ms"])) for move in data["moves"]
@@ -89,7 +89,7 @@ class GameRecord:
             fair = data.get("fair")
             record = cls(str(data["game"]), dict(deal), moves, None if result is None else dict(result), dict(info))
         except (KeyError, TypeError, ValueError) as error:
-            raise InvalidMove(f"Not a well-formed game record: {error}") from None
+            raise InvalidMove(f"Not a well-formed game record: {error}", "record_malformed", error=str(error)) from None
         return record if fair is None else replace(record, fair=FairProof.from_dict(fair))
 
 
@@ -137,13 +137,21 @@ def check_fair_deal(record: GameRecord) -> FairCheck | None:
     rules = get_rules(record.game)
     recorded = rules.deal_of(rules.from_deal(record.deal))
     if recorded.get("seats") != seeds.seats:
-        raise InvalidMove(f"The record has {seeds.seats} player seeds for a deal of {recorded.get('seats')} seats")
+        raise InvalidMove(
+            f"The record has {seeds.seats} player seeds for a deal of {recorded.get('seats')} seats",
+            "fair_record_seats",
+            seeds=seeds.seats,
+            seats=recorded.get("seats"),
+        )
     expected = rules.deal_of(fair_deal(record.game, seeds, proof.game_no, absent=recorded.get("absent", [])))
     differing = [key for key in expected if expected[key] != recorded.get(key)]
     if differing:
         raise InvalidMove(
             f"The recorded deal is not the fair deal of game {proof.game_no} from these seeds: "
-            f"{', '.join(differing)} differ"
+            f"{', '.join(differing)} differ",
+            "fair_deal_differs",
+            number=proof.game_no,
+            differing=", ".join(differing),
         )
     return FairCheck(True, proof.commitment)
 
@@ -159,13 +167,23 @@ def replay(record: GameRecord) -> Replay:
             move = rules.parse_move(recorded.move)
             state = rules.apply(state, recorded.seat, move)
         except EngineError as error:
-            raise InvalidMove(f"Move {number} ({recorded.move!r} by seat {recorded.seat}) fails: {error}") from None
+            raise InvalidMove(
+                f"Move {number} ({recorded.move!r} by seat {recorded.seat}) fails: {error}",
+                "record_move_fails",
+                number=number,
+                move=recorded.move,
+                seat=recorded.seat,
+                error=error,
+            ) from None
     result = rules.result(state)
     if record.result is not None:
         if result is None:
-            raise InvalidMove("The record has a result, but its moves do not finish the game")
+            raise InvalidMove("The record has a result, but its moves do not finish the game", "record_unfinished")
         if list(result.scores) != list(record.result.get("scores", [])):
             raise InvalidMove(
-                f"The record's scores {record.result.get('scores')} differ from the replayed ones {list(result.scores)}"
+                f"The record's scores {record.result.get('scores')} differ from the replayed ones {list(result.scores)}",
+                "record_scores",
+                recorded=record.result.get("scores"),
+                replayed=list(result.scores),
             )
     return Replay(rules, state, result, fair)

@@ -1410,12 +1410,12 @@ def _counts(tiles: Iterable[Tile]) -> tuple[list[list[int]], int]:
 
 def _check_counts(table: tuple[list[list[int]], int], rack: tuple[list[list[int]], int]) -> None:
     if table[1] + rack[1] > 2:
-        raise InvalidMove(f"There are only two jokers: the table and the rack hold {table[1] + rack[1]}")
+        raise InvalidMove(f"There are only two jokers: the table and the rack hold {table[1] + rack[1]}", "too_many_jokers", count=table[1] + rack[1])
     for colour, (table_row, rack_row) in enumerate(zip(table[0], rack[0], strict=True)):
         for number, count in enumerate(map(int.__add__, table_row, rack_row)):
             if count > 2:
                 face = _FACES[colour * 13 + number - 1]
-                raise InvalidMove(f"There are only two of each tile: the table and the rack hold {count} x {face}")
+                raise InvalidMove(f"There are only two of each tile: the table and the rack hold {count} x {face}", "too_many_copies", count=count, tile=str(face))
 
 
 _DEFAULT_WEIGHTS = [default_weight(Tile.from_key(key)) for key in range(53)]

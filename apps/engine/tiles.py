@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from apps.engine.errors import InvalidMove
+from apps.engine.errors import InvalidMove, Phrase
 
 TileId = int
 
@@ -51,9 +51,9 @@ class Tile:
 
     def __post_init__(self) -> None:
         if (self.colour is None) != (self.number is None):
-            raise InvalidMove("A tile has both a colour and a number, or neither (a joker)")
+            raise InvalidMove("A tile has both a colour and a number, or neither (a joker)", "tile_half_made")
         if self.number is not None and self.number not in NUMBERS:
-            raise InvalidMove(f"Tile numbers go from 1 to 13, not {self.number}")
+            raise InvalidMove(f"Tile numbers go from 1 to 13, not {self.number}", "tile_number", number=self.number)
 
     @classmethod
     def parse(cls, text: str) -> Tile:
@@ -64,7 +64,9 @@ class Tile:
         digits = word[1:]
         if colour is None or not digits.isdigit() or not 1 <= int(digits) <= 13 or digits != str(int(digits)):
             raise InvalidMove(
-                f"{text!r} is not a tile: write a colour letter (r, y, b, k) and a number 1-13, like r5 or k13, or J for a joker"
+                f"{text!r} is not a tile: write a colour letter (r, y, b, k) and a number 1-13, like r5 or k13, or J for a joker",
+                "not_a_tile",
+                text=text,
             )
         return cls(colour, int(digits))
 
@@ -84,7 +86,7 @@ class Tile:
         if key == 52:
             return JOKER
         if not 0 <= key < 52:
-            raise InvalidMove(f"{key} is not a face index")
+            raise InvalidMove(f"{key} is not a face index", "face_index", key=key)
         return cls(COLOURS[key // 13], key % 13 + 1)
 
     def __str__(self) -> str:
@@ -111,7 +113,7 @@ _FACE_OF_ID: tuple[Tile, ...] = tuple(_face_of_id(tile_id) for tile_id in range(
 def tile_of(tile_id: TileId) -> Tile:
     """The face of a physical tile (a table look-up: the engine asks this very often)."""
     if not 0 <= tile_id < TILE_COUNT:
-        raise InvalidMove(f"There is no tile number {tile_id}: physical tiles are 0-105")
+        raise InvalidMove(f"There is no tile number {tile_id}: physical tiles are 0-105", "tile_id", id=tile_id)
     return _FACE_OF_ID[tile_id]
 
 
@@ -135,10 +137,16 @@ def copies_problem(tiles: Iterable[Tile]) -> str | None:
     counts = Counter(tiles)
     jokers = counts[JOKER]
     if jokers > COPIES:
-        return f"there are only two jokers in the game, not {jokers}"
+        return Phrase(f"there are only two jokers in the game, not {jokers}", "copies_jokers", count=jokers)
     extra = sorted((face for face, count in counts.items() if count > COPIES), key=lambda face: face.key)
     if extra:
-        return f"there are only two of each tile in the game, not {counts[extra[0]]} {extra[0]}"
+        face = extra[0]
+        return Phrase(
+            f"there are only two of each tile in the game, not {counts[face]} {face}",
+            "copies_tiles",
+            count=counts[face],
+            tile=str(face),
+        )
     return None
 
 
@@ -156,7 +164,7 @@ def parse_melds(text: str) -> list[list[Tile]]:
     for part in text.split("|"):
         tiles = parse_tiles(part)
         if not tiles:
-            raise InvalidMove(f"{text!r} has an empty meld between two '|'")
+            raise InvalidMove(f"{text!r} has an empty meld between two '|'", "empty_meld", text=text)
         melds.append(tiles)
     return melds
 

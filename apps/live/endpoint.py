@@ -14,6 +14,11 @@ When the client goes, the connection stops at once: the handler task is cancelle
 running on a database thread finishes there, in its own transaction) and `closed()` runs. Nothing waits
 on a channel layer, so daphne never has to kill an instance that will not shut down (it did, with
 Channels' consumers stuck in channels-redis's receive after their clients left).
+
+Each connection has a language (`language`, chosen as for a page: apps/live/language.py), and runs in
+it: what it says itself (a bad frame's error) is in that language. Published frames carry no words.
+A database thread has no language of its own: an endpoint runs its services in
+`translation.override(self.language)`.
 """
 
 from __future__ import annotations
@@ -25,10 +30,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from apps.live.daphne import Disconnected, let_daphne_close_with_protocol_codes
 from apps.live.guard import POLICY_VIOLATION, FrameError, FrameSpec, RateLimiter, parse
+from apps.live.language import language_of
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +57,7 @@ class Endpoint:
 
     def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.scope = scope
+        self.language = language_of(scope)
         self._receive = receive
         self._send = send
         self.open = False
@@ -110,6 +118,11 @@ class Endpoint:
     # -- the connection's life -----------------------------------------------------------------------------
 
     async def serve(self) -> None:
+        # The handler task started below copies this context, so it runs in the language too.
+        with translation.override(self.language):
+            await self._serve()
+
+    async def _serve(self) -> None:
         message = await self._receive()
         if message["type"] != "websocket.connect":
             return

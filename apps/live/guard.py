@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 POLICY_VIOLATION = 1008
 
@@ -51,7 +52,13 @@ class RateLimiter:
         return True
 
 
-_KIND_NAMES = {str: "a string", int: "a whole number", dict: "an object", list: "a list", type(None): "null"}
+_KIND_NAMES = {
+    str: gettext_lazy("a string"),
+    int: gettext_lazy("a whole number"),
+    dict: gettext_lazy("an object"),
+    list: gettext_lazy("a list"),
+    type(None): "null",
+}
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,7 @@ class Field:
             return
         value = content[self.name]
         if isinstance(value, bool) or not isinstance(value, self.types):
-            kinds = _(" or ").join(_KIND_NAMES.get(kind, kind.__name__) for kind in self.types)
+            kinds = _(" or ").join(str(_KIND_NAMES.get(kind, kind.__name__)) for kind in self.types)
             raise FrameError("bad_frame", _("\"%(field)s\" must be %(kinds)s.") % {"field": self.name, "kinds": kinds})
         if isinstance(value, str) and (
             (self.max_length is not None and len(value) > self.max_length) or "\x00" in value

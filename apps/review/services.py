@@ -101,9 +101,15 @@ def games_waiting_for_reviews(*, days: int = 2, stale_minutes: int = 10) -> list
 
 class HintRefused(Exception):
     """A hint the table refuses; the message is shown to the player as it is. `error_code` is the name
-    it goes by on the wire (CONVENTIONS 20, docs/protocol.md)."""
+    it goes by on the wire (CONVENTIONS 20, docs/protocol.md). A refusal of the engine's keeps the
+    engine's error (`engine_error`): its English text is the message, and the socket says it by its code
+    in the player's language (apps/tables/engine_text.py)."""
 
     error_code: ClassVar[str] = "hint_refused"
+
+    def __init__(self, message: str = "", *, engine_error: EngineError | None = None) -> None:
+        super().__init__(message)
+        self.engine_error = engine_error
 
 
 class HintsOff(HintRefused):
@@ -166,7 +172,7 @@ def game_hint(*, table_id: int, by: Any) -> dict[str, Any]:
     try:
         found = engine_hint(rules.view_for(state, seat))  # the search: outside every lock and transaction
     except EngineError as error:
-        raise NoHintNow(str(error)) from None
+        raise NoHintNow(str(error), engine_error=error) from None
     if selectors.table_version(table_id) != position.version:
         raise NoHintNow(_("The table moved on while your hint was being found: ask again."))
     number = _record_hint(position, seat, by, used)

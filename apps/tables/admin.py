@@ -8,7 +8,7 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from apps.tables import services
 from apps.tables.models import Game, Match, MatchPlayer, MoveLog, Seat, Table
@@ -55,7 +55,8 @@ class TableAdmin(admin.ModelAdmin):
                 continue
             log_action(request, table, _("Closed the table"))
             closed += 1
-        self.message_user(request, _("%(count)s table(s) closed.") % {"count": closed}, messages.SUCCESS)
+        message = ngettext("%(count)s table closed.", "%(count)s tables closed.", closed) % {"count": closed}
+        self.message_user(request, message, messages.SUCCESS)
 
 
 @admin.register(Seat)

@@ -15,12 +15,12 @@ from apps.engine.errors import EngineError
 from apps.live.bus import bus
 from apps.live.endpoint import Endpoint
 from apps.live.guard import Field, FrameSpec
-from apps.live.language import language_of
 from apps.live.threads import db
 from apps.review.services import HintRefused, game_hint
 from apps.tables import services
 from apps.tables.access import may_watch
 from apps.tables.effects import invitations_topic
+from apps.tables.engine_text import engine_text
 from apps.tables.models import Table
 from apps.tables.rooms import Room, rooms
 from apps.tables.snapshot import dumps, invitations_for, lobby_tables
@@ -60,7 +60,6 @@ class TableSocket(Endpoint):
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         self.user_id: int | None = self.user.pk if self.user is not None else None
-        self.language = language_of(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         version = await db(_watchable_version)(self.table_id, self.user, (query.get("invite") or [""])[0])
         if version is None:
@@ -98,8 +97,14 @@ class TableSocket(Endpoint):
             if self.room.version >= error.current:
                 await self.room.offer(self, force=True)
             return False  # else the change is on its way to the room, and will be sent as it arrives
-        except (services.TableError, EngineError) as error:
-            await self.send_error(error.error_code, str(error), ref=content)
+        except services.TableError as error:
+            await self.send_error(error.error_code, str(error), ref=content)  # worded by the service, in `language`
+            return False
+        except EngineError as error:
+            # The engine speaks English; the player reads its message by code in the connection's language.
+            with translation.override(language):
+                message = engine_text(error)
+            await self.send_error(error.error_code, message, ref=content)
             return False
         return True
 
@@ -148,7 +153,9 @@ class TableSocket(Endpoint):
         try:
             await self.send_json(await db(run)())
         except HintRefused as error:
-            await self.send_error(error.error_code, str(error), ref=content)
+            with translation.override(language):
+                message = str(error) if error.engine_error is None else engine_text(error.engine_error)
+            await self.send_error(error.error_code, message, ref=content)
 
 
 def _watchable_version(table_id: int, user: Any, invite: str) -> int | None:

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from apps.engine.errors import EngineError
 from apps.engine.fair import PLAYER_SEED_BYTES, SCHEME, SERVER_SEED_BYTES, FairProof, FairSeeds, commitment
 from apps.engine.records import GameRecord, check_fair_deal
+from apps.tables.engine_text import engine_text
 from apps.tables.models import FairDeal, Game, Match, Seat
 
 #: The seconds a match waits for its human seats' seeds before the first deal (less when all are in).
@@ -192,7 +193,7 @@ def match_check(match: Match) -> MatchCheck | None:
             outcome = check_fair_deal(GameRecord(match.game, dict(game.deal), fair=proof))
             checks.append(GameCheck(game.number, outcome is not None and outcome.verified))
         except EngineError as error:
-            checks.append(GameCheck(game.number, False, str(error)))
+            checks.append(GameCheck(game.number, False, engine_text(error)))  # read on the page, in its language
     return MatchCheck(
         fair.commitment,
         revealed=True,

@@ -11,6 +11,12 @@ from apps.tables import services
 from apps.tables.models import BotLevel, Table
 from apps.tables.options import MATCH_LENGTHS, PACES, SEAT_COUNTS, pace_label
 
+
+def pace_choices() -> list[tuple[int, str]]:
+    """Read when the form is drawn (in the visitor's language), not when the module is imported."""
+    return sorted({(p, pace_label(p)) for paces in PACES.values() for p in paces}, reverse=True)
+
+
 #: A seat's choice: a player, a site bot, or a bot account invited by name (SPEC 14).
 BOT_ACCOUNT = "account"
 BOT_CHOICES = [
@@ -41,7 +47,7 @@ class OpenTableForm(forms.Form):
     )
     turn_seconds = forms.TypedChoiceField(
         label=_("Pace"),
-        choices=sorted({(p, pace_label(p)) for paces in PACES.values() for p in paces}, reverse=True),
+        choices=pace_choices,
         coerce=int,
         initial=60,
     )

@@ -208,6 +208,8 @@ def table_strings() -> dict[str, object]:
         "score_joker_out": _("Went out by discarding a joker (×2)"),
         "score_double": _("Double game (×2)"),
         "score_shared": _("Shared win: split equally, points left over one each to the earlier seats"),
+        "score_shared_split": _("%(points)s split %(ways)s ways"),
+        "score_shared_split_extra": _("%(points)s split %(ways)s ways, +1 left over"),
         "game_total": _("This game"),
         "match_scores": _("The match so far"),
         "game": _("Game"),

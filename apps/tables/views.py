@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from apps.accounts.services import guest_login
 from apps.bots.selectors import bot_account_ids
-from apps.catalog.data import CATALOG
+from apps.catalog.data import CATALOG, game_name
 from apps.engine.bots import bot_levels
 from apps.engine.game import is_available
 from apps.tables import fairness, services
@@ -57,10 +57,9 @@ def _bot_label(level: str) -> str:
 
 def _worded(entry: dict[str, Any]) -> dict[str, Any]:
     """A lobby entry with the words the page shows (the entry itself carries codes: apps/tables/snapshot.py)."""
-    entry_of = next((game for game in CATALOG if game.slug == entry["game"]), None)
     return {
         **entry,
-        "game_name": entry_of.name if entry_of else entry["game"],
+        "game_name": game_name(entry["game"]),
         "pace": pace_label(entry["turn_seconds"]),
         "player_names": [_bot_label(p["bot"]) if p["bot"] else p["name"] for p in entry["players"]],
     }
@@ -159,7 +158,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table,
         "frame": frame,
         # The frame names the game and the pace by code (one frame for every language): the page words them.
-        "game_name": next((entry.name for entry in CATALOG if entry.slug == table.game), table.game),
+        "game_name": game_name(table.game),
         "pace": pace_label(table.turn_seconds),
         "strings": table_strings(),
         "invite": invite if table.private else "",

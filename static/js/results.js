@@ -2,12 +2,21 @@
 // deal. After the last game: the match results with places, rematch and a new match.
 
 import { h } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { has, t, tn } from "./i18n.js";
 import { seatName } from "./names.js";
 
 function lineLabel(line) {
   const key = `score_${line.key}`;
   return has(key) ? t(key) : line.label;
+}
+
+// The line's detail from its numbers, in the page's language (the engine's `detail` is English).
+function lineDetail(line) {
+  const params = line.params || {};
+  if ("tiles" in params) return tn("tiles", params.tiles);
+  if ("jokers" in params) return `${params.jokers} × 50`;
+  if ("split" in params) return t(params.extra ? "score_shared_split_extra" : "score_shared_split", { points: params.split, ways: params.ways });
+  return line.detail;
 }
 
 function signed(points) {
@@ -128,7 +137,7 @@ function scoreTable(result, names, mine) {
         const shown = line.factor > 1 ? `×${line.factor}` : signed(line.points);
         cell.append(h("span", { class: line.points < 0 ? "is-minus" : line.points > 0 ? "is-plus" : null }, shown));
         if (line.key === "unopened") cell.append(h("small", {}, t("score_unopened")));
-        else if (line.detail && line.factor === 1 && line.points !== 0) cell.append(h("small", {}, line.detail));
+        else if (line.detail && line.factor === 1 && line.points !== 0) cell.append(h("small", {}, lineDetail(line)));
       }
       tr.append(cell);
     });

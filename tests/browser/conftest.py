@@ -174,11 +174,12 @@ def new_page(browser, site: Site) -> Iterator[object]:  # type: ignore[no-untype
     assert not errors, f"script errors on the page: {errors}"
 
 
-def play_now(page, game: str = "tile-rummy", level: str = "Easy") -> str:  # type: ignore[no-untyped-def]
+def play_now(page, game: str = "tile-rummy", level: str = "Easy", button: str | None = None) -> str:  # type: ignore[no-untyped-def]
     """Press Play now on the home page (one press: a guest made on the spot, a started table against the
-    bot of that level); returns the table's URL."""
+    bot of that level); returns the table's URL. `button`: the button's name on a page in another language."""
     page.goto("/")
-    page.get_by_role("button", name=f"Play {GAME_NAMES[game]} now against the {level} bot", exact=True).click()
+    name = button or f"Play {GAME_NAMES[game]} now against the {level} bot"
+    page.get_by_role("button", name=name, exact=True).click()
     page.wait_for_url("**/t/*/")
     return str(page.url)
 

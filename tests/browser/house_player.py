@@ -20,6 +20,13 @@ TURN_OR_END = """() => {
 class HousePlayer:
     def __init__(self, page: Any) -> None:
         self.page = page
+        self._words: dict[str, Any] | None = None
+
+    def word(self, key: str) -> str:
+        """A button's name as the page shows it, in the page's language (its strings, ui_strings.py)."""
+        if self._words is None:
+            self._words = self.page.evaluate("() => JSON.parse(document.getElementById('ui-strings').textContent)")
+        return str(self._words[key])
 
     # What the page shows ------------------------------------------------------------------------------
 
@@ -32,8 +39,8 @@ class HousePlayer:
     def opened(self) -> bool:
         return self.page.locator("#me-bar .badge--opened").count() > 0
 
-    def button(self, name: str) -> Any:
-        return self.page.locator("#actions, #tray").get_by_role("button", name=name, exact=False)
+    def button(self, key: str) -> Any:
+        return self.page.locator("#actions, #tray").get_by_role("button", name=self.word(key), exact=False)
 
     def wait_for_turn_or_end(self, timeout: float = 30_000) -> None:
         self.page.wait_for_function(TURN_OR_END, timeout=timeout)
@@ -52,7 +59,7 @@ class HousePlayer:
 
     def draw(self) -> None:
         before = len(self.rack())
-        self.page.locator("#actions").get_by_role("button", name="Draw").click()
+        self.page.locator("#actions").get_by_role("button", name=self.word("draw")).click()
         self.page.wait_for_function(f"() => document.querySelectorAll('#rack .tile').length > {before}")
 
     def open_if_possible(self) -> bool:
@@ -62,8 +69,8 @@ class HousePlayer:
             return False
         for meld in melds:
             self.select([str(tile) for tile in meld.tiles])
-            self.button("Add to opening").click()
-        self.page.locator("#tray").get_by_role("button", name="Lay the opening").click()
+            self.button("add_to_opening").click()
+        self.page.locator("#tray").get_by_role("button", name=self.word("lay_opening")).click()
         self.page.locator("#me-bar .badge--opened").wait_for()
         self.wait_idle()
         return True
@@ -79,14 +86,14 @@ class HousePlayer:
 
     def discard(self, face: str) -> None:
         self.select([face])
-        self.page.locator("#actions").get_by_role("button", name="Discard").click()
+        self.page.locator("#actions").get_by_role("button", name=self.word("discard")).click()
         self.page.wait_for_function(
             "() => !document.getElementById('table-app').classList.contains('is-my-turn')"
             " || !document.getElementById('results').hidden"
         )
 
     def play_turn(self) -> None:
-        draw = self.page.locator("#actions").get_by_role("button", name="Draw")
+        draw = self.page.locator("#actions").get_by_role("button", name=self.word("draw"))
         if draw.count() and draw.is_enabled():
             self.draw()
         if not self.opened():

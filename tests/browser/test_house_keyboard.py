@@ -12,9 +12,10 @@ from tests.browser.conftest import DESKTOP, LAPTOP, PHONE, ROOT, play_now, scree
 from tests.browser.keys import FOCUS_IN_RACK, focus_rack, press_button, select_tiles
 
 
-def seeded_table(site, page, what: str = "house-opening") -> str:  # type: ignore[no-untyped-def]
-    """Play now (to be a guest player), then a table with a seeded deal (or position) for that player."""
-    first = play_now(page).rstrip("/").rsplit("/", 1)[-1]
+def seeded_table(site, page, what: str = "house-opening", button: str | None = None) -> str:  # type: ignore[no-untyped-def]
+    """Play now (to be a guest player), then a table with a seeded deal (or position) for that player.
+    `button`: the Play now button's name when the page is not in English."""
+    first = play_now(page, button=button).rstrip("/").rsplit("/", 1)[-1]
     done = subprocess.run(
         [sys.executable, "-m", "tests.browser.seeding", what, "--host-of-table", first],
         env=site.env, cwd=ROOT, capture_output=True, text=True,

@@ -69,4 +69,4 @@ def test_the_view_shows_the_result_once_the_game_is_over_without_naming_rack_til
     assert view["over"] is True and view["turn"] is None
     assert view["result"]["winner"] == 0 and view["result"]["scores"] == [100, -100]
     unopened = view["result"]["seats"][1]["lines"][2]
-    assert unopened == {"key": "unopened", "label": "Never opened (instead of the rack)", "points": -100, "detail": "2 tiles", "factor": 1}
+    assert unopened == {"key": "unopened", "label": "Never opened (instead of the rack)", "points": -100, "detail": "2 tiles", "factor": 1, "params": {"tiles": 2}}

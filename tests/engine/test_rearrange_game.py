@@ -227,6 +227,12 @@ def test_a_shared_win_splits_whole_points_and_the_points_left_over_go_to_the_ear
         [("shared", 5, "17 split 3 ways")],
     ]
     assert result.seats[1].lines[0].label == "Shared win: split equally, points left over one each to the earlier seats"
+    # The detail's numbers, for the site to say it in the player's language (SPEC 12).
+    assert [dict(seat.lines[0].params) for seat in result.seats[1:]] == [
+        {"split": 17, "ways": 3, "extra": 1},
+        {"split": 17, "ways": 3, "extra": 1},
+        {"split": 17, "ways": 3, "extra": 0},
+    ]
 
 
 @given(plus=st.integers(0, 500), winners=st.integers(2, 4))

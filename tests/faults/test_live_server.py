@@ -1,7 +1,8 @@
 """Against a real daphne process (the channels testing communicator skips the server): a frame over
 the cap or the rate closes with 1008 as the protocol says (daphne's autobahn refuses to send 1008
-from an application unless the consumers let it), and a WebSocket stays open through a quiet spell
-on the Redis channel layer (redis-py's default 5 s read timeout used to end it with 1011)."""
+from an application unless the endpoints let it: apps/live/daphne.py), a WebSocket stays open through a
+quiet spell longer than redis-py's default 5 s read timeout (it used to end sockets with 1011 on the
+old channel layer; the live bus's subscriber must not either), and a crowd connecting at once gets in."""
 
 from __future__ import annotations
 
@@ -115,23 +116,23 @@ def test_a_flood_closes_the_socket_with_1008_through_daphne(server):
     assert codes[-1] == "rate_limited" and code == 1008
 
 
-@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="the quiet spell matters on the Redis channel layer")
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="the quiet spell matters on the Redis bus")
 def test_a_socket_stays_open_through_a_quiet_spell_longer_than_redis_read_timeout(server):
     url, _ = server
 
     async def run() -> dict:
         ws = await lobby(url)
-        await asyncio.sleep(7)  # nothing sent to this process's channels meanwhile
+        await asyncio.sleep(7)  # nothing published meanwhile
         await ws.send(json.dumps({"type": "ping"}))
         return json.loads(await asyncio.wait_for(ws.recv(), 10))
 
     assert run_in_thread(run())["type"] == "pong"
 
 
-@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="the connection pool that matters is Redis's")
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="the crowd matters on the Redis bus")
 def test_many_sockets_connecting_at_once_all_get_in(server):
-    """redis-py's pool refused commands beyond 100 connections in use at once: a crowd connecting to one
-    process together (as after a restart) lost some of its sockets with 1011."""
+    """A crowd connecting to one process together (as after a restart) all get in (redis-py's pool once
+    refused commands beyond 100 connections in use at once, and closed sockets with 1011)."""
     url, _ = server
 
     async def run() -> int:

@@ -39,8 +39,10 @@ def session_cookie(user) -> bytes:
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}".encode()
 
 
-async def connect(path: str, user=None, origin=ORIGIN) -> WebsocketCommunicator:
+async def connect(path: str, user=None, origin=ORIGIN, language: str = "") -> WebsocketCommunicator:
     headers = [HOST, origin]
+    if language:
+        headers.append((b"accept-language", language.encode()))
     if user is not None:
         headers.append((b"cookie", await db(session_cookie)(user)))
     communicator = WebsocketCommunicator(application, path, headers=headers)
@@ -232,6 +234,33 @@ async def test_bad_frames_get_error_frames_and_change_nothing():
     assert (await db(Game.objects.get)()).state == game_state
     assert await db(MoveLog.objects.count)() == 0
     await client.disconnect()
+
+
+async def test_a_refused_move_is_told_in_each_sockets_language_and_the_state_frames_are_the_same():
+    alice = await db(make_user)("alice")
+    bob = await db(make_user)("bob")
+    table = await db(services.table_open)(by=alice, game=HOUSE, seat_count=2)
+    await db(services.table_join)(table_id=table.pk, by=bob)
+    await db(services.table_start)(table_id=table.pk, by=alice)
+    rules = get_rules(HOUSE)
+    to_move = rules.to_move(rules.from_dict((await db(Game.objects.get)()).state))
+    waiting_user = bob if to_move == 0 else alice
+    romanian = await connect(f"/ws/tables/{table.pk}/", waiting_user, language="ro-RO,ro;q=0.9")
+    state_in_romanian = await receive(romanian)
+    english = await connect(f"/ws/tables/{table.pk}/", waiting_user, language="en")
+    assert state_in_romanian == await receive(english)  # one frame for every viewer: codes, no words
+
+    async def refusal(client: WebsocketCommunicator, move: str) -> dict[str, Any]:
+        await client.send_to(text_data=json.dumps({"type": "move", "move": move, "id": "m1"}))
+        return await receive(client)
+
+    not_your_turn = {"type": "error", "code": "illegalmove", "ref": "m1"}
+    assert await refusal(romanian, "draw") == {**not_your_turn, "message": "Nu e rândul tău."}
+    assert await refusal(english, "draw") == {**not_your_turn, "message": "It is not your turn."}
+    assert (await refusal(romanian, "discard q7"))["message"].startswith("q7 nu e o piesă")
+    assert (await refusal(english, "discard q7"))["message"].startswith("q7 is not a tile")
+    await romanian.disconnect()
+    await english.disconnect()
 
 
 async def test_a_spectator_cannot_act():

@@ -36,10 +36,18 @@ class TileView:
     label: str
 
 
+def tile_name(tile: Tile) -> str:
+    """What a tile is called, in the active language: "red 5", "5 roșu", "joker"."""
+    if tile.colour is None:
+        return str(_("joker"))
+    # Translators: a tile's name, e.g. "red 5" (the table's own string).
+    return str(_("%(colour)s %(number)s") % {"colour": COLOUR_NAMES[tile.colour], "number": tile.number})
+
+
 def tile_view(tile: Tile) -> TileView:
     if tile.colour is None:
-        return TileView("joker", "☺", str(_("joker")))
-    return TileView(tile.colour.value, str(tile.number), f"{COLOUR_NAMES[tile.colour]} {tile.number}")
+        return TileView("joker", "☺", tile_name(tile))
+    return TileView(tile.colour.value, str(tile.number), tile_name(tile))
 
 
 def tile_views(tiles: Sequence[Tile]) -> list[TileView]:

@@ -55,15 +55,21 @@ def get_bot(slug: str, level: str) -> Bot:
     if target is None:
         games = sorted({game for game, _ in _BOTS})
         if slug not in games:
-            raise InvalidMove(f"There are no bots for the game {slug!r}: bots play {', '.join(games)}")
-        raise InvalidMove(f"There is no {level!r} bot for {slug!r}: the levels are {', '.join(bot_levels(slug))}")
+            raise InvalidMove(f"There are no bots for the game {slug!r}: bots play {', '.join(games)}", "no_bots", game=slug, games=", ".join(games))
+        raise InvalidMove(
+            f"There is no {level!r} bot for {slug!r}: the levels are {', '.join(bot_levels(slug))}",
+            "no_bot_level",
+            level=level,
+            game=slug,
+            levels=", ".join(bot_levels(slug)),
+        )
     module_name, _, class_name = target.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if not (error.name or "").startswith("apps.engine"):
             raise
-        raise InvalidMove(f"The {level!r} bot for {slug!r} is not available yet") from None
+        raise InvalidMove(f"The {level!r} bot for {slug!r} is not available yet", "bot_not_available", level=level, game=slug) from None
     bot: Bot = getattr(module, class_name)()
     return bot
 

@@ -73,13 +73,20 @@ def play_game(
         try:
             state = rules.apply(state, seat, move)
         except EngineError as error:
-            raise EngineError(f"The {bot.level} bot in seat {seat} played an illegal move {str(move)!r}: {error}") from error
+            raise EngineError(
+                f"The {bot.level} bot in seat {seat} played an illegal move {str(move)!r}: {error}",
+                "bot_illegal_move",
+                level=bot.level,
+                seat=seat,
+                move=str(move),
+                error=error,
+            ) from error
         moves += 1
         if seat != last:
             turns += 1
             last = seat
         if moves > MAX_MOVES:
-            raise EngineError(f"A game of {rules.slug} went past {MAX_MOVES} moves: a bot cannot finish it")
+            raise EngineError(f"A game of {rules.slug} went past {MAX_MOVES} moves: a bot cannot finish it", "bot_endless_game", game=rules.slug, moves=MAX_MOVES)
     result = rules.result(state)
     assert result is not None
     return PlayedGame(result, turns, moves)
@@ -106,9 +113,16 @@ def simulate(slug: str, levels: Sequence[str], games: int, seed: int) -> JSON:
     rules = get_rules(slug)
     seats = len(levels)
     if not rules.min_seats <= seats <= rules.max_seats:
-        raise InvalidMove(f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players: name that many bots, not {seats}")
+        raise InvalidMove(
+            f"{rules.name} is played by {rules.min_seats}-{rules.max_seats} players: name that many bots, not {seats}",
+            "simulate_seats",
+            game=rules.slug,
+            low=rules.min_seats,
+            high=rules.max_seats,
+            seats=seats,
+        )
     if games < 1:
-        raise InvalidMove(f"Simulate at least one game, not {games}")
+        raise InvalidMove(f"Simulate at least one game, not {games}", "simulate_games", games=games)
     bots = [get_bot(slug, level) for level in levels]
     deals = -(-games // seats)
     tally = _Tally(seats)

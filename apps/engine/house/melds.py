@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from apps.engine.common import MeldReader
+from apps.engine.errors import Phrase
 from apps.engine.tiles import COLOURS, Colour, Tile, copies_problem, format_tiles
 
 OPENING_MINIMUM = 45
@@ -88,19 +89,19 @@ def _joker_problem(tiles: Sequence[Tile]) -> str | None:
         return too_many
     jokers = sum(1 for tile in tiles if tile.is_joker)
     if len(tiles) - jokers < 2 * jokers:
-        return "a meld needs at least twice as many real tiles as jokers"
+        return Phrase("a meld needs at least twice as many real tiles as jokers", "meld_jokers_twice")
     for left, right in zip(tiles, tiles[1:], strict=False):
         if left.is_joker and right.is_joker:
-            return "two jokers can never sit side by side"
+            return Phrase("two jokers can never sit side by side", "meld_jokers_adjacent")
     return None
 
 
 def _read_set(tiles: tuple[Tile, ...], number: int) -> Meld | str:
     if len(tiles) > MAX_SET:
-        return "a set has at most 4 tiles, one of each colour"
+        return Phrase("a set has at most 4 tiles, one of each colour", "set_too_long")
     colours = [tile.colour for tile in tiles if not tile.is_joker]
     if len(set(colours)) != len(colours):
-        return "a set needs tiles of different colours"
+        return Phrase("a set needs tiles of different colours", "set_colours")
     missing = tuple(Tile(colour, number) for colour in COLOURS if colour not in colours)
     value = set_value(number)
     stands_for = tuple(missing if tile.is_joker else () for tile in tiles)
@@ -109,26 +110,26 @@ def _read_set(tiles: tuple[Tile, ...], number: int) -> Meld | str:
 
 def _read_run(tiles: tuple[Tile, ...]) -> Meld | str:
     if len(tiles) > MAX_RUN:
-        return "a run has at most 13 tiles (a 1 is never at both ends)"
+        return Phrase("a run has at most 13 tiles (a 1 is never at both ends)", "run_too_long")
     last = len(tiles) - 1
     for i, tile in enumerate(tiles):
         if tile.number == 1 and 0 < i < last:
-            return "a 1 can start a run or follow 13, never sit in the middle"
+            return Phrase("a 1 can start a run or follow 13, never sit in the middle", "run_one_inside")
     anchor = next(((i, tile.number) for i, tile in enumerate(tiles) if tile.number not in (None, 1)), None)
     if anchor is None:
-        return "a run needs consecutive numbers"
+        return Phrase("a run needs consecutive numbers", "run_consecutive")
     start = anchor[1] - anchor[0]
     if start < 1:
-        return "a run can't go below 1"
+        return Phrase("a run can't go below 1", "run_below_one")
     if start + last > 14:
-        return "a run can't go past a 1 after 13"
+        return Phrase("a run can't go past a 1 after 13", "run_past_one")
     colour = tiles[anchor[0]].colour
     for i, tile in enumerate(tiles):
         if tile.is_joker:
             continue
         rank = start + i
         if tile.number != rank and not (tile.number == 1 and rank == 14):
-            return "a run needs consecutive numbers"
+            return Phrase("a run needs consecutive numbers", "run_consecutive")
     stands_for = tuple(
         (Tile(colour, start + i if start + i <= 13 else 1),) if tile.is_joker else () for i, tile in enumerate(tiles)
     )
@@ -139,7 +140,7 @@ def _read_run(tiles: tuple[Tile, ...]) -> Meld | str:
 @lru_cache(maxsize=65536)
 def _read(tiles: tuple[Tile, ...]) -> Meld | str:
     if len(tiles) < MIN_MELD:
-        return "a meld needs at least 3 tiles"
+        return Phrase("a meld needs at least 3 tiles", "meld_too_short")
     problem = _joker_problem(tiles)
     if problem is not None:
         return problem
@@ -152,10 +153,10 @@ def _read(tiles: tuple[Tile, ...]) -> Meld | str:
         return _read_set(tiles, number)
     if len(colours) == 1:
         return _read_run(tiles)
-    return "a run is one colour and a set is one number"
+    return Phrase("a run is one colour and a set is one number", "meld_mixed")
 
 
-_MELDS = MeldReader(_read, "meld")
+_MELDS = MeldReader(_read, "meld", "not_a_meld")
 
 #: The rule these tiles break as a meld (a sentence without the tiles), or None when legal.
 meld_problem = _MELDS.problem
@@ -178,12 +179,18 @@ class OpeningCheck:
         return self.missing == 0 and self.has_run
 
     @property
-    def reason(self) -> str | None:
+    def reason(self) -> Phrase | None:
         """Why it does not open (None when it does)."""
         if self.missing:
-            return f"An opening needs at least {OPENING_MINIMUM} points: this is {self.points}, {self.missing} short"
+            return Phrase(
+                f"An opening needs at least {OPENING_MINIMUM} points: this is {self.points}, {self.missing} short",
+                "opening_short",
+                points=self.points,
+                needed=OPENING_MINIMUM,
+                missing=self.missing,
+            )
         if not self.has_run:
-            return "An opening needs at least one run"
+            return Phrase("An opening needs at least one run", "opening_needs_run")
         return None
 
 

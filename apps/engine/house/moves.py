@@ -28,20 +28,20 @@ Faces = tuple[Tile, ...]
 
 def _faces(words: Sequence[Any], text: object) -> Faces:
     if isinstance(words, str) or not all(isinstance(word, str) for word in words):
-        raise InvalidMove(f"{text!r}: tiles are a list of faces like ['r5', 'J']")
+        raise InvalidMove(f"{text!r}: tiles are a list of faces like ['r5', 'J']", "tiles_form", move=str(text))
     return tuple(Tile.parse(word) for word in words)
 
 
 def _meld_index(word: object, text: object) -> int:
     if isinstance(word, bool) or not (isinstance(word, int) or (isinstance(word, str) and word.isdigit())):
-        raise InvalidMove(f"{text!r}: a table meld is named by its number, 0 for the first meld laid")
+        raise InvalidMove(f"{text!r}: a table meld is named by its number, 0 for the first meld laid", "meld_number_form", move=str(text))
     return int(word)
 
 
 def _one_meld(rest: str, text: str) -> Faces:
     melds = parse_melds(rest)
     if len(melds) != 1:
-        raise InvalidMove(f"{text!r}: write exactly one meld, like 'take r3 r4 r5'")
+        raise InvalidMove(f"{text!r}: write exactly one meld, like 'take r3 r4 r5'", "take_form", move=text)
     return tuple(melds[0])
 
 
@@ -84,14 +84,14 @@ class Lay(Move):
     def from_notation(cls, rest: str, text: str) -> Self:
         melds = parse_melds(rest)
         if not melds:
-            raise InvalidMove(f"{text!r}: write the melds to lay, like 'lay r1 r2 r3 | k10 y10 b10'")
+            raise InvalidMove(f"{text!r}: write the melds to lay, like 'lay r1 r2 r3 | k10 y10 b10'", "lay_form", move=text)
         return cls(tuple(tuple(meld) for meld in melds))
 
     @classmethod
     def from_fields(cls, data: Mapping[str, Any]) -> Self:
         melds = data["melds"]
         if isinstance(melds, str) or not melds:
-            raise InvalidMove(f"{dict(data)!r}: 'melds' is a list of melds, each a list of faces")
+            raise InvalidMove(f"{dict(data)!r}: 'melds' is a list of melds, each a list of faces", "melds_form", move=repr(dict(data)))
         return cls(tuple(_faces(meld, data) for meld in melds))
 
 
@@ -127,11 +127,11 @@ class LayOff(Move):
         index, _, tiles = rest.partition(" ")
         meld = _meld_index(index, text)
         if tiles.count("..") > 1:
-            raise InvalidMove(f"{text!r}: write '..' once, for the meld already on the table")
+            raise InvalidMove(f"{text!r}: write '..' once, for the meld already on the table", "lay_off_dots", move=text)
         before_text, dots, after_text = tiles.partition("..")
         before, after = (parse_tiles(before_text), parse_tiles(after_text)) if dots else ([], parse_tiles(tiles))
         if not before and not after:
-            raise InvalidMove(f"{text!r}: write the tiles to lay off, like 'add 2 r8' or 'add 2 r4 ..'")
+            raise InvalidMove(f"{text!r}: write the tiles to lay off, like 'add 2 r8' or 'add 2 r4 ..'", "lay_off_form", move=text)
         return cls(meld, tuple(before), tuple(after))
 
     @classmethod
@@ -139,7 +139,7 @@ class LayOff(Move):
         before = _faces(data.get("before", []), data)
         after = _faces(data.get("after", []), data)
         if not before and not after:
-            raise InvalidMove(f"{dict(data)!r}: lay off at least one tile")
+            raise InvalidMove(f"{dict(data)!r}: lay off at least one tile", "lay_off_nothing", move=repr(dict(data)))
         return cls(_meld_index(data["meld"], data), before, after)
 
 
@@ -162,14 +162,14 @@ class TakeJoker(Move):
         index, _, tiles = rest.partition(" ")
         faces = tuple(parse_tiles(tiles))
         if not faces:
-            raise InvalidMove(f"{text!r}: write the tile that replaces the joker, like 'joker 2 r6'")
+            raise InvalidMove(f"{text!r}: write the tile that replaces the joker, like 'joker 2 r6'", "joker_form", move=text)
         return cls(_meld_index(index, text), faces)
 
     @classmethod
     def from_fields(cls, data: Mapping[str, Any]) -> Self:
         faces = _faces(data["tiles"], data)
         if not faces:
-            raise InvalidMove(f"{dict(data)!r}: give the tile that replaces the joker")
+            raise InvalidMove(f"{dict(data)!r}: give the tile that replaces the joker", "joker_nothing", move=repr(dict(data)))
         return cls(_meld_index(data["meld"], data), faces)
 
 
@@ -190,14 +190,14 @@ class Discard(Move):
     def from_notation(cls, rest: str, text: str) -> Self:
         faces = parse_tiles(rest)
         if len(faces) != 1:
-            raise InvalidMove(f"{text!r}: discard exactly one tile, like 'discard r5'")
+            raise InvalidMove(f"{text!r}: discard exactly one tile, like 'discard r5'", "discard_form", move=text)
         return cls(faces[0])
 
     @classmethod
     def from_fields(cls, data: Mapping[str, Any]) -> Self:
         tile = data["tile"]
         if not isinstance(tile, str):
-            raise InvalidMove(f"{dict(data)!r}: 'tile' is a face like 'r5'")
+            raise InvalidMove(f"{dict(data)!r}: 'tile' is a face like 'r5'", "discard_tile_form", move=repr(dict(data)))
         return cls(Tile.parse(tile))
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from apps.engine.common import apply_seat_move, next_in_play, seat_leaves, with_seat
-from apps.engine.errors import IllegalMove, InvalidMove
+from apps.engine.errors import IllegalMove, InvalidMove, Phrase
 from apps.engine.game import Auto, Draw, Move, Timeout
 from apps.engine.house.melds import MeldKind, opening_check, rack_penalty, read_meld
 from apps.engine.house.moves import Discard, Lay, LayOff, TakeDiscard, TakeJoker
@@ -39,8 +39,8 @@ def _take_from_rack(
             wanted = sum(1 for other in faces if other == face)
             have = sum(1 for tile in rack if tile_of(tile) == face)
             if have == 0:
-                raise IllegalMove(f"You have no {face} on your rack")
-            raise IllegalMove(f"You have {have} {face} on your rack, not {wanted}")
+                raise IllegalMove(f"You have no {face} on your rack", "not_on_rack", tile=str(face))
+            raise IllegalMove(f"You have {have} {face} on your rack, not {wanted}", "too_few_on_rack", tile=str(face), have=have, wanted=wanted)
         if face.is_joker and len(candidates) > 1:
             fresh = [tile for tile in candidates if state.joker_by[tile - JOKER_IDS[0]] is None]
             played = [tile for tile in candidates if tile not in fresh]
@@ -55,7 +55,7 @@ def _take_from_rack(
 
 def _keep_one(rack: tuple[TileId, ...]) -> None:
     if not rack:
-        raise IllegalMove("You must always keep one tile to discard: the last tile is discarded, never laid")
+        raise IllegalMove("You must always keep one tile to discard: the last tile is discarded, never laid", "keep_one")
 
 
 def _credit_jokers(state: HouseState, seat: int, tiles: Sequence[TileId]) -> tuple[int | None, int | None]:
@@ -72,7 +72,11 @@ def _credit_jokers(state: HouseState, seat: int, tiles: Sequence[TileId]) -> tup
 def _table_meld(state: HouseState, index: int) -> TableMeld:
     if not 0 <= index < len(state.melds):
         count = len(state.melds)
-        raise InvalidMove(f"There is no meld {index} on the table: the melds are numbered 0 to {count - 1}" if count else "There are no melds on the table yet")
+        if not count:
+            raise InvalidMove("There are no melds on the table yet", "no_melds_yet")
+        raise InvalidMove(
+            f"There is no meld {index} on the table: the melds are numbered 0 to {count - 1}", "no_such_meld", n=index, last=count - 1
+        )
     return state.melds[index]
 
 
@@ -80,10 +84,10 @@ def _need_phase(state: HouseState, phase: Phase, move: Move) -> None:
     if state.phase is phase:
         return
     if phase is Phase.PLAY:
-        raise IllegalMove(f"{str(move)!r}: draw a tile first (or take the last discard)")
+        raise IllegalMove(f"{str(move)!r}: draw a tile first (or take the last discard)", "draw_first", move=str(move))
     if state.turn_no == 0:
-        raise IllegalMove(f"{str(move)!r}: the starting player's first turn has no draw")
-    raise IllegalMove(f"{str(move)!r}: you have already drawn this turn")
+        raise IllegalMove(f"{str(move)!r}: the starting player's first turn has no draw", "starter_no_draw", move=str(move))
+    raise IllegalMove(f"{str(move)!r}: you have already drawn this turn", "already_drew", move=str(move))
 
 
 # --- turn flow ------------------------------------------------------------------------------------------
@@ -163,14 +167,16 @@ def _apply_draw(state: HouseState, seat: int, move: Move) -> HouseState:
 def _apply_take(state: HouseState, seat: int, move: TakeDiscard) -> HouseState:
     _need_phase(state, Phase.DRAW, move)
     if not opened_before_this_turn(state, seat):
-        raise IllegalMove("You can take the last discard only from the turn after your opening")
+        raise IllegalMove("You can take the last discard only from the turn after your opening", "take_before_opened")
     if not state.discard_open or not state.discards:
-        raise IllegalMove("Only the tile just discarded by the previous player can be taken, and there is none")
+        raise IllegalMove("Only the tile just discarded by the previous player can be taken, and there is none", "no_discard_to_take")
     top = state.discards[-1]
     face = tile_of(top)
     meld = read_meld(move.meld)
     if face not in meld.tiles:
-        raise IllegalMove(f"{format_tiles(move.meld)!r}: the last discard, {face}, must go into the new meld")
+        raise IllegalMove(
+            f"{format_tiles(move.meld)!r}: the last discard, {face}, must go into the new meld", "discard_not_in_meld", tiles=format_tiles(move.meld), tile=str(face)
+        )
     at = meld.tiles.index(face)
     from_rack = meld.tiles[:at] + meld.tiles[at + 1 :]
     rack, taken = _take_from_rack(state, state.racks[seat], from_rack, for_table=True)
@@ -197,7 +203,7 @@ def _apply_lay(state: HouseState, seat: int, move: Lay) -> HouseState:
     if opening:
         check = opening_check(melds)
         if check.reason is not None:
-            raise IllegalMove(f"{check.reason} ({format_melds(move.melds)!r})")
+            raise IllegalMove(f"{check.reason} ({format_melds(move.melds)!r})", check.reason.message_code, **check.reason.params, melds=format_melds(move.melds))
     _keep_one(rack)
     laid: list[TableMeld] = []
     at = 0
@@ -218,10 +224,18 @@ def _apply_lay(state: HouseState, seat: int, move: Lay) -> HouseState:
 def _apply_lay_off(state: HouseState, seat: int, move: LayOff) -> HouseState:
     _need_phase(state, Phase.PLAY, move)
     if not opened_before_this_turn(state, seat):
-        raise IllegalMove("You can lay off only from the turn after your opening")
+        raise IllegalMove("You can lay off only from the turn after your opening", "lay_off_before_opened")
     old = _table_meld(state, move.meld)
     faces = move.before + old.faces + move.after
-    read_meld(faces, f"{str(move)!r} does not fit meld {move.meld} ({format_tiles(old.faces)})")
+    read_meld(
+        faces,
+        Phrase(
+            f"{str(move)!r} does not fit meld {move.meld} ({format_tiles(old.faces)})",
+            "does_not_fit",
+            tiles=format_tiles(move.before + move.after),
+            meld=format_tiles(old.faces),
+        ),
+    )
     rack, taken = _take_from_rack(state, state.racks[seat], move.before + move.after, for_table=True)
     _keep_one(rack)
     before, after = taken[: len(move.before)], taken[len(move.before) :]
@@ -247,20 +261,26 @@ def _replace_meld(
 def _apply_take_joker(state: HouseState, seat: int, move: TakeJoker) -> HouseState:
     _need_phase(state, Phase.PLAY, move)
     if not opened_before_this_turn(state, seat):
-        raise IllegalMove("You can take a joker only from the turn after your opening")
+        raise IllegalMove("You can take a joker only from the turn after your opening", "joker_before_opened")
     old = _table_meld(state, move.meld)
     meld = read_meld(old.faces)
     where = f"meld {move.meld} ({format_tiles(old.faces)})"
     if not meld.joker_positions:
-        raise IllegalMove(f"There is no joker in {where}")
+        raise IllegalMove(f"There is no joker in {where}", "no_joker_in_meld", meld=format_tiles(old.faces))
     given = format_tiles(move.tiles)
     if meld.kind is MeldKind.RUN:
         if len(move.tiles) != 1:
-            raise IllegalMove(f"{given!r}: a joker in a run is taken with exactly the one tile it stands for")
+            raise IllegalMove(f"{given!r}: a joker in a run is taken with exactly the one tile it stands for", "joker_run_one_tile", tiles=given)
         at = next((i for i in meld.joker_positions if meld.stands_for[i] == move.tiles), None)
         if at is None:
             stands = " or ".join(str(meld.stands_for[i][0]) for i in meld.joker_positions)
-            raise IllegalMove(f"{given!r}: the joker in {where} stands for {stands}")
+            raise IllegalMove(
+                f"{given!r}: the joker in {where} stands for {stands}",
+                "joker_stands_for",
+                tiles=given,
+                meld=format_tiles(old.faces),
+                stands=" ".join(str(meld.stands_for[i][0]) for i in meld.joker_positions),
+            )
     else:
         at = meld.joker_positions[0]
         missing = meld.stands_for[at]
@@ -268,9 +288,18 @@ def _apply_take_joker(state: HouseState, seat: int, move: TakeJoker) -> HouseSta
             if len(missing) == 2 and len(move.tiles) == 1 and move.tiles[0] in missing:
                 raise IllegalMove(
                     f"{given!r}: in a three-tile set the joker is taken only by laying both missing colours "
-                    f"({format_tiles(missing)}); to lay one tile, lay it off ('add {move.meld} {given}')"
+                    f"({format_tiles(missing)}); to lay one tile, lay it off ('add {move.meld} {given}')",
+                    "joker_set_both_colours",
+                    tiles=given,
+                    missing=format_tiles(missing),
                 )
-            raise IllegalMove(f"{given!r}: the joker in {where} is taken with {format_tiles(missing)}")
+            raise IllegalMove(
+                f"{given!r}: the joker in {where} is taken with {format_tiles(missing)}",
+                "joker_taken_with",
+                tiles=given,
+                meld=format_tiles(old.faces),
+                missing=format_tiles(missing),
+            )
     rack, taken = _take_from_rack(state, state.racks[seat], move.tiles, for_table=True)
     joker = old.tiles[at]
     tiles = old.tiles[:at] + taken[:1] + old.tiles[at + 1 :] + taken[1:]
@@ -322,7 +351,7 @@ def _apply_turn_move(state: HouseState, seat: int, move: Move) -> HouseState:
         return _apply_discard(state, seat, move)
     if isinstance(move, (Timeout, Auto)):
         return _apply_timeout(state, seat, move)
-    raise InvalidMove(f"{str(move)!r} is not a move of Tile Rummy")
+    raise InvalidMove(f"{str(move)!r} is not a move of Tile Rummy", "not_a_house_move", move=str(move))
 
 
 def apply(state: HouseState, seat: int, move: Move) -> HouseState:

@@ -24,7 +24,7 @@ class _Allocator:
         for face in faces:
             copy = next((tile for tile in ids_of(face) if tile in self.free), None)
             if copy is None:
-                raise InvalidMove(f"There are only two {face} in the game")
+                raise InvalidMove(f"There are only two {face} in the game", "only_two_copies", tile=str(face))
             self.free.remove(copy)
             taken.append(copy)
         return tuple(taken)

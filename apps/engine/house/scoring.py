@@ -45,14 +45,21 @@ def seat_score(state: HouseState, seat: int, tables: tuple[int, ...], jokers: tu
     rack = [tile_of(tile) for tile in state.racks[seat]]
     lines = [
         ScoreLine("table", "Tiles put on the table", tables[seat]),
-        ScoreLine("jokers", "Jokers first put on the table (+50 each)", jokers[seat], f"{jokers[seat] // JOKER_BONUS} x 50"),
+        ScoreLine(
+            "jokers",
+            "Jokers first put on the table (+50 each)",
+            jokers[seat],
+            f"{jokers[seat] // JOKER_BONUS} x 50",
+            params=(("jokers", jokers[seat] // JOKER_BONUS),),
+        ),
     ]
     if left:
         lines.append(ScoreLine("rack", "Left the game: no rack term", 0))
     elif state.opened_on[seat] is None:
-        lines.append(ScoreLine("unopened", "Never opened (instead of the rack)", NEVER_OPENED, tiles_text(len(rack))))
+        lines.append(ScoreLine("unopened", "Never opened (instead of the rack)", NEVER_OPENED, tiles_text(len(rack)), params=(("tiles", len(rack)),)))
     else:
-        lines.append(ScoreLine("rack", "Tiles left on the rack", -sum(rack_penalty(tile) for tile in rack), tiles_text(len(rack))))
+        penalty = -sum(rack_penalty(tile) for tile in rack)
+        lines.append(ScoreLine("rack", "Tiles left on the rack", penalty, tiles_text(len(rack)), params=(("tiles", len(rack)),)))
     went_out = state.out == seat
     lines.append(ScoreLine("out", "Went out", OUT_BONUS if went_out else 0))
     lines.append(ScoreLine("twin", "Dealt the indicator's twin", TWIN_BONUS if state.twin_seat == seat else 0))

@@ -121,7 +121,7 @@ def deal(seats: int, rng: Randomness, starter: int | None, absent: Collection[in
     if starter is None:
         starter = playing[rng.randrange(len(playing))]
     elif starter not in playing:
-        raise InvalidMove(f"Seat {starter} cannot start: it is not in the game")
+        raise InvalidMove(f"Seat {starter} cannot start: it is not in the game", "starter_absent", seat=starter)
     racks, rest = deal_racks(rng, _rack_sizes(seats, starter, absent_seats))
     return from_deal_parts(seats, starter, rest[0], racks, rest[1:], absent_seats)
 
@@ -136,12 +136,12 @@ def from_deal_parts(
 ) -> HouseState:
     """The freshly dealt state, checked: every tile once, the right rack sizes."""
     if not 2 <= seats <= 4 or len(racks) != seats:
-        raise InvalidMove(f"A deal has 2-4 racks, one per seat: got {len(racks)} for {seats} seats")
+        raise InvalidMove(f"A deal has 2-4 racks, one per seat: got {len(racks)} for {seats} seats", "deal_racks", count=len(racks), seats=seats)
     if not 0 <= starter < seats or starter in absent:
-        raise InvalidMove(f"Seat {starter} cannot start this deal")
+        raise InvalidMove(f"Seat {starter} cannot start this deal", "deal_starter", seat=starter)
     rack_tuples = dealt_racks(racks, _rack_sizes(seats, starter, absent))
     if not holds_every_tile([indicator, *pile, *(tile for rack in rack_tuples for tile in rack)]):
-        raise InvalidMove("A deal must hold each of the 106 tiles exactly once")
+        raise InvalidMove("A deal must hold each of the 106 tiles exactly once", "deal_tiles")
     twin = twin_of(indicator)
     twin_seat = next((seat for seat, rack in enumerate(rack_tuples) if twin in rack), None)
     return HouseState(
@@ -161,7 +161,7 @@ def from_deal_parts(
 
 def deal_to_dict(state: HouseState) -> JSON:
     if state.turn_no or state.discards or state.melds or state.gone:
-        raise InvalidMove("Only a freshly dealt game has a deal to record")
+        raise InvalidMove("Only a freshly dealt game has a deal to record", "deal_not_fresh")
     return deal_json(state, indicator=state.indicator, pile=list(state.pile))
 
 
@@ -226,5 +226,5 @@ def state_from_dict(data: Mapping[str, Any]) -> HouseState:
             end=None if data["end"] is None else str(data["end"]),
         )
     if not holds_every_tile(state.all_tiles()):
-        raise InvalidMove(f"Not a {GAME} state: it must hold each of the 106 tiles exactly once")
+        raise InvalidMove(f"Not a {GAME} state: it must hold each of the 106 tiles exactly once", "state_tiles", game=GAME)
     return state

@@ -32,10 +32,16 @@ def run(args: argparse.Namespace) -> JSON:
     table = parse_melds(args.table)
     rack = parse_tiles(args.rack)
     if not rack:
-        raise InvalidMove(f"{args.rack!r}: give the rack's tiles, like 'r5 k8 k9 J'")
+        raise InvalidMove(f"{args.rack!r}: give the rack's tiles, like 'r5 k8 k9 J'", "solve_rack", rack=args.rack)
     too_many = copies_problem([*rack, *(tile for meld in table for tile in meld)])
     if too_many is not None:
-        raise InvalidMove(f"--table {args.table!r} --rack {args.rack!r}: {too_many}")
+        raise InvalidMove(
+            f"--table {args.table!r} --rack {args.rack!r}: {too_many}",
+            "solve_too_many",
+            table=args.table,
+            rack=args.rack,
+            rule=too_many,
+        )
     found = solve_opening(rack, table) if args.opening else solve(table, rack)
     result: JSON = {
         "placed": [str(tile) for tile in found.placed] if found else [],

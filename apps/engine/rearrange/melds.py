@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Literal
 
 from apps.engine.common import MeldReader
+from apps.engine.errors import Phrase
 from apps.engine.tiles import COLOURS, Colour, Tile, copies_problem, format_tiles
 
 __all__ = [
@@ -79,12 +80,12 @@ def _read_run(tiles: tuple[Tile, ...]) -> Meld | str:
         if tile.is_joker or tile.number == start + i:
             continue
         if tile.number == 1 and start + i > HIGHEST:
-            return "1 is always the lowest number: a run never goes on from 13 to 1"
-        return "a run goes up one number at a time, in table order"
+            return Phrase("1 is always the lowest number: a run never goes on from 13 to 1", "rr_run_no_wrap")
+        return Phrase("a run goes up one number at a time, in table order", "rr_run_consecutive")
     if start < LOWEST:
-        return "a run can't go below 1, jokers included"
+        return Phrase("a run can't go below 1, jokers included", "rr_run_below_one")
     if start + len(tiles) - 1 > HIGHEST:
-        return "a run can't go past 13, jokers included"
+        return Phrase("a run can't go past 13, jokers included", "rr_run_past_13")
     colour = tiles[anchor].colour
     stands_for = tuple((Tile(colour, start + i),) if tile.is_joker else () for i, tile in enumerate(tiles))
     values = tuple(range(start, start + len(tiles)))
@@ -93,10 +94,10 @@ def _read_run(tiles: tuple[Tile, ...]) -> Meld | str:
 
 def _read_group(tiles: tuple[Tile, ...], number: int) -> Meld | str:
     if len(tiles) > MAX_GROUP:
-        return "a group has at most 4 tiles, one of each colour"
+        return Phrase("a group has at most 4 tiles, one of each colour", "rr_group_too_long")
     colours = [tile.colour for tile in tiles if not tile.is_joker]
     if len(set(colours)) != len(colours):
-        return "a group has each colour only once"
+        return Phrase("a group has each colour only once", "rr_group_colours")
     missing = tuple(Tile(colour, number) for colour in COLOURS if colour not in colours)
     stands_for = tuple(missing if tile.is_joker else () for tile in tiles)
     return Meld(tiles, "set", stands_for, (number,) * len(tiles), number, None)
@@ -105,13 +106,13 @@ def _read_group(tiles: tuple[Tile, ...], number: int) -> Meld | str:
 @lru_cache(maxsize=65536)
 def _read(tiles: tuple[Tile, ...]) -> Meld | str:
     if len(tiles) < MIN_MELD:
-        return f"a set needs at least {MIN_MELD} tiles"
+        return Phrase(f"a set needs at least {MIN_MELD} tiles", "rr_set_too_short", count=MIN_MELD)
     too_many = copies_problem(tiles)
     if too_many is not None:
         return too_many
     real = [tile for tile in tiles if not tile.is_joker]
     if not real:
-        return "a set needs at least one numbered tile"
+        return Phrase("a set needs at least one numbered tile", "rr_set_numbered")
     colours = {tile.colour for tile in real}
     numbers = {tile.number for tile in real}
     if len(colours) == 1:
@@ -122,10 +123,10 @@ def _read(tiles: tuple[Tile, ...]) -> Meld | str:
         number = real[0].number
         assert number is not None
         return _read_group(tiles, number)
-    return "a run is one colour with consecutive numbers, a group is one number in different colours"
+    return Phrase("a run is one colour with consecutive numbers, a group is one number in different colours", "rr_set_mixed")
 
 
-_SETS = MeldReader(_read, "set")
+_SETS = MeldReader(_read, "set", "not_a_set")
 
 #: The rule these tiles break as a set (a phrase without the tiles), or None when they are a set.
 meld_problem = _SETS.problem

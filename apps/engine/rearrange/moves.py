@@ -27,19 +27,19 @@ Table = tuple[Faces, ...]
 def _table_from_notation(rest: str, text: str) -> Table:
     melds = parse_melds(rest)
     if not melds:
-        raise InvalidMove(f"{text!r}: write the whole table after the play, like 'play r1 r2 r3 | k10 y10 b10'")
+        raise InvalidMove(f"{text!r}: write the whole table after the play, like 'play r1 r2 r3 | k10 y10 b10'", "play_form", move=text)
     return tuple(tuple(meld) for meld in melds)
 
 
 def _table_from_fields(value: Any, data: Mapping[str, Any]) -> Table:
     if isinstance(value, str) or not isinstance(value, Sequence) or not value:
-        raise InvalidMove(f"{dict(data)!r}: 'table' is a list of sets, each a list of faces like ['r5', 'J']")
+        raise InvalidMove(f"{dict(data)!r}: 'table' is a list of sets, each a list of faces like ['r5', 'J']", "table_form", move=repr(dict(data)))
     table = []
     for meld in value:
         if isinstance(meld, str) or not isinstance(meld, Sequence) or not all(isinstance(face, str) for face in meld):
-            raise InvalidMove(f"{dict(data)!r}: 'table' is a list of sets, each a list of faces like ['r5', 'J']")
+            raise InvalidMove(f"{dict(data)!r}: 'table' is a list of sets, each a list of faces like ['r5', 'J']", "table_form", move=repr(dict(data)))
         if not meld:
-            raise InvalidMove(f"{dict(data)!r}: a set on the table has at least one tile")
+            raise InvalidMove(f"{dict(data)!r}: a set on the table has at least one tile", "empty_set", move=repr(dict(data)))
         table.append(tuple(Tile.parse(face) for face in meld))
     return tuple(table)
 

@@ -117,7 +117,7 @@ def _turn_move(state: RearrangeState, seat: int, move: Move) -> RearrangeState:
         return _timeout(state, seat, move.table)
     if isinstance(move, TableTimeout):
         return _timeout(state, seat, None)
-    raise InvalidMove(f"{str(move)!r} is not a move of Tile Rummy: Rearrange")
+    raise InvalidMove(f"{str(move)!r} is not a move of Tile Rummy: Rearrange", "not_a_rearrange_move", move=str(move))
 
 
 def apply(state: RearrangeState, seat: int, move: Move) -> RearrangeState:

@@ -64,17 +64,22 @@ def score(state: RearrangeState) -> GameResult:
                 continue
             rack = state.racks[seat]
             owed = rack_total(rack) - base
+            params: tuple[tuple[str, int], ...]
             if state.end == "pile":
                 label = f"Rack total {rack_total(rack)} minus the winner's {base}"
+                params = (("tiles", len(rack)), ("total", rack_total(rack)), ("winner", base))
             else:
                 label = f"Rack total {rack_total(rack)}"
-            lines[seat].append(ScoreLine("rack", label, -owed, tiles_text(len(rack))))
+                params = (("tiles", len(rack)), ("total", rack_total(rack)))
+            lines[seat].append(ScoreLine("rack", label, -owed, tiles_text(len(rack)), params=params))
             plus += owed
         if len(winners) == 1:
             lines[winners[0]].append(ScoreLine("won", "Won: the losers' points", plus))
         else:
             for seat, won in zip(sorted(winners), shared_win(plus, len(winners)), strict=True):
-                lines[seat].append(ScoreLine("shared", SHARED_LABEL, won, _shared_detail(plus, len(winners), won)))
+                detail = _shared_detail(plus, len(winners), won)
+                params = (("extra", int(won * len(winners) > plus)), ("split", plus), ("ways", len(winners)))
+                lines[seat].append(ScoreLine("shared", SHARED_LABEL, won, detail, params=params))
     for seat in range(state.seats):
         if state.left[seat]:
             lines[seat] = [ScoreLine("left", "Left the game", 0)]

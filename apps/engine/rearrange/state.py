@@ -117,25 +117,25 @@ def ceremony_starter(rounds: Sequence[Draws], playing: Sequence[int]) -> int:
     number, nobody else draws, and the last round has one highest number)."""
     contenders = list(playing)
     if not rounds:
-        raise InvalidMove("A start ceremony has at least one round of draws")
+        raise InvalidMove("A start ceremony has at least one round of draws", "ceremony_empty")
     for index, draws in enumerate(rounds):
         if not contenders:
-            raise InvalidMove("The start ceremony goes on after its starter was found")
+            raise InvalidMove("The start ceremony goes on after its starter was found", "ceremony_too_long")
         drawn: dict[int, int] = {}
         for seat, tile in draws:
             if seat not in contenders or seat in drawn:
-                raise InvalidMove(f"Round {index + 1} of the start ceremony: seat {seat} may not draw now")
+                raise InvalidMove(f"Round {index + 1} of the start ceremony: seat {seat} may not draw now", "ceremony_seat", round=index + 1, seat=seat)
             number = tile_of(tile).number
             if number is not None:
                 drawn[seat] = number
         if set(drawn) != set(contenders):
-            raise InvalidMove(f"Round {index + 1} of the start ceremony: every contender draws until it has a number")
+            raise InvalidMove(f"Round {index + 1} of the start ceremony: every contender draws until it has a number", "ceremony_number", round=index + 1)
         highest = max(drawn.values())
         contenders = [seat for seat in contenders if drawn[seat] == highest]
         if len(contenders) == 1 and index < len(rounds) - 1:
             contenders = []
     if len(contenders) != 1:
-        raise InvalidMove("The start ceremony ends with a tie: the tied seats must draw again")
+        raise InvalidMove("The start ceremony ends with a tie: the tied seats must draw again", "ceremony_tie")
     return contenders[0]
 
 
@@ -155,7 +155,7 @@ def deal(seats: int, rng: Randomness, starter: int | None, absent: Collection[in
     if starter is None:
         ceremony, starter = start_ceremony(playing, rng)
     elif starter not in playing:
-        raise InvalidMove(f"Seat {starter} cannot start: it is not in the game")
+        raise InvalidMove(f"Seat {starter} cannot start: it is not in the game", "starter_absent", seat=starter)
     racks, pool = deal_racks(rng, _rack_sizes(seats, playing))
     return from_deal_parts(seats, starter, ceremony, racks, pool, absent_seats)
 
@@ -171,14 +171,19 @@ def from_deal_parts(
     """The freshly dealt state, checked: the ceremony's starter, every tile once, the right rack sizes."""
     playing = playing_seats(GAME, seats, absent)
     if len(racks) != seats:
-        raise InvalidMove(f"A deal has one rack per seat: got {len(racks)} for {seats} seats")
+        raise InvalidMove(f"A deal has one rack per seat: got {len(racks)} for {seats} seats", "deal_racks", count=len(racks), seats=seats)
     if starter not in playing:
-        raise InvalidMove(f"Seat {starter} cannot start this deal")
+        raise InvalidMove(f"Seat {starter} cannot start this deal", "deal_starter", seat=starter)
     if ceremony and ceremony_starter(ceremony, playing) != starter:
-        raise InvalidMove(f"The start ceremony makes seat {ceremony_starter(ceremony, playing)} the starter, not {starter}")
+        raise InvalidMove(
+            f"The start ceremony makes seat {ceremony_starter(ceremony, playing)} the starter, not {starter}",
+            "ceremony_starter",
+            seat=ceremony_starter(ceremony, playing),
+            starter=starter,
+        )
     rack_tuples = dealt_racks(racks, _rack_sizes(seats, playing))
     if not holds_every_tile([*pool, *(tile for rack in rack_tuples for tile in rack)]):
-        raise InvalidMove("A deal must hold each of the 106 tiles exactly once")
+        raise InvalidMove("A deal must hold each of the 106 tiles exactly once", "deal_tiles")
     return RearrangeState(
         seats=seats,
         starter=starter,
@@ -203,7 +208,7 @@ def _ceremony_from(value: Any) -> tuple[Draws, ...]:
 
 def deal_to_dict(state: RearrangeState) -> JSON:
     if state.turn_no or state.table or state.gone:
-        raise InvalidMove("Only a freshly dealt game has a deal to record")
+        raise InvalidMove("Only a freshly dealt game has a deal to record", "deal_not_fresh")
     return deal_json(state, ceremony=_ceremony_json(state.ceremony), pool=list(state.pool))
 
 
@@ -253,5 +258,5 @@ def state_from_dict(data: Mapping[str, Any]) -> RearrangeState:
             end=None if data["end"] is None else str(data["end"]),
         )
     if not holds_every_tile(state.all_tiles()):
-        raise InvalidMove(f"Not a {GAME} state: it must hold each of the 106 tiles exactly once")
+        raise InvalidMove(f"Not a {GAME} state: it must hold each of the 106 tiles exactly once", "state_tiles", game=GAME)
     return state

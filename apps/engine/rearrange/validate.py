@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations, product
 
-from apps.engine.errors import IllegalMove
+from apps.engine.errors import IllegalMove, Phrase
 from apps.engine.rearrange.melds import OPENING_MINIMUM, Meld, read_meld
 from apps.engine.tiles import JOKER, Tile, copies_problem, format_melds, format_tiles
 
@@ -60,27 +60,34 @@ def check_play(
     after = Counter(tile for meld in melds for tile in meld.tiles)
     too_many = copies_problem(after.elements())
     if too_many is not None:
-        raise IllegalMove(f"{format_melds(table)!r} is not a table: {too_many}")
+        raise IllegalMove(
+            f"{format_melds(table)!r} is not a table: {too_many}", "not_a_table", melds=format_melds(table), rule=too_many
+        )
     before = Counter(tile for meld in start for tile in meld)
     gone = before - after
     if gone:
         if JOKER in gone:
             raise IllegalMove(
                 "A joker from the table went to your rack: a freed joker must be played again this turn, "
-                "in a set with at least two tiles from your rack"
+                "in a set with at least two tiles from your rack",
+                "joker_to_rack",
             )
-        raise IllegalMove(f"A table tile went to your rack ({_count_text(gone)}): tiles on the table stay on the table")
+        raise IllegalMove(
+            f"A table tile went to your rack ({_count_text(gone)}): tiles on the table stay on the table", "table_tile_to_rack", tiles=_count_text(gone)
+        )
     placed = after - before
     missing = placed - Counter(rack)
     if missing:
-        raise IllegalMove(f"{_count_text(missing)}: not on your rack (and not on the table at the start of the turn)")
+        raise IllegalMove(
+            f"{_count_text(missing)}: not on your rack (and not on the table at the start of the turn)", "not_on_rack_or_table", tiles=_count_text(missing)
+        )
     if not placed:
-        raise IllegalMove("Nothing left your rack: play at least one tile, or draw")
+        raise IllegalMove("Nothing left your rack: play at least one tile, or draw", "nothing_placed")
     if not opened:
         return PlayCheck(melds, _sorted(placed.elements()), _check_opening(start, melds))
     problem = joker_problem(start, melds, placed)
     if problem is not None:
-        raise IllegalMove(problem)
+        raise IllegalMove(problem, problem.message_code, **problem.params)
     return PlayCheck(melds, _sorted(placed.elements()), None)
 
 
@@ -100,13 +107,18 @@ def _check_opening(start: Sequence[Sequence[Tile]], melds: Sequence[Meld]) -> in
         key = same_set_key(old)
         if new[key] == 0:
             raise IllegalMove(
-                f"On your opening turn the sets already on the table stay as they were: {format_tiles(old.tiles)!r} was changed"
+                f"On your opening turn the sets already on the table stay as they were: {format_tiles(old.tiles)!r} was changed",
+                "opening_changed_table",
+                tiles=format_tiles(old.tiles),
             )
         new[key] -= 1
         points -= old.points
     if points < OPENING_MINIMUM:
         raise IllegalMove(
-            f"Your opening is worth {points}: it needs at least {OPENING_MINIMUM} in new sets of tiles from your rack"
+            f"Your opening is worth {points}: it needs at least {OPENING_MINIMUM} in new sets of tiles from your rack",
+            "opening_short",
+            points=points,
+            needed=OPENING_MINIMUM,
         )
     return points
 
@@ -137,7 +149,7 @@ def _old_jokers(start: Sequence[Sequence[Tile]]) -> list[_OldJoker]:
     return jokers
 
 
-def joker_problem(start: Sequence[Sequence[Tile]], melds: Sequence[Meld], placed: Counter[Tile]) -> str | None:
+def joker_problem(start: Sequence[Sequence[Tile]], melds: Sequence[Meld], placed: Counter[Tile]) -> Phrase | None:
     """Why the jokers of the turn's start are not all kept or properly freed in `melds` (None if they are).
 
     `placed` are the rack tiles the play added. Tries every way of matching the start's jokers to the jokers
@@ -151,7 +163,7 @@ def joker_problem(start: Sequence[Sequence[Tile]], melds: Sequence[Meld], placed
         for at, tile in enumerate(meld.tiles)
         if tile.is_joker
     ]
-    problems: list[tuple[int, str]] = []
+    problems: list[tuple[int, Phrase]] = []
     for chosen in permutations(range(len(spots)), len(old)):
         matched = list(zip(old, (spots[spot] for spot in chosen), strict=True))
         rack_jokers = [spots[i] for i in range(len(spots)) if i not in chosen]
@@ -179,7 +191,7 @@ def _keepable(kept: list[tuple[_OldJoker, _Spot]]) -> bool:
 
 def _freed_problem(
     freed: list[tuple[_OldJoker, _Spot]], melds: Sequence[Meld], placed: Counter[Tile], rack_jokers: list[_Spot]
-) -> str | None:
+) -> Phrase | None:
     if not freed:
         return None
     # The replacement: a tile each freed joker stood for, from the rack (one tile per joker).
@@ -191,9 +203,12 @@ def _freed_problem(
             ((joker, spot) for joker, spot in freed if not joker.could_be & set(placed)), freed[-1]
         )
         stood = " or ".join(str(tile) for tile in _sorted(joker.could_be))
-        return (
+        return Phrase(
             f"A joker is freed from {format_tiles(joker.meld)!r} only by putting the tile it stands for, "
-            f"{stood}, from your rack in its place"
+            f"{stood}, from your rack in its place",
+            "joker_free_with",
+            meld=format_tiles(joker.meld),
+            stands=" ".join(str(tile) for tile in _sorted(joker.could_be)),
         )
     # Its new set: at least two other tiles from the rack (numbered tiles, or jokers that came from the rack).
     rack_joker_spots = {(spot.meld, spot.at) for spot in rack_jokers}
@@ -212,7 +227,9 @@ def _freed_problem(
         if not need - placed:
             return None
     _, spot = freed[0]
-    return (
+    return Phrase(
         f"A freed joker must be played again in a set with at least two tiles from your rack: "
-        f"{format_tiles(melds[spot.meld].tiles)!r} does not have them"
+        f"{format_tiles(melds[spot.meld].tiles)!r} does not have them",
+        "freed_joker_set",
+        meld=format_tiles(melds[spot.meld].tiles),
     )

@@ -40,11 +40,18 @@ def hint_run(args: argparse.Namespace) -> JSON:
     rules = get_rules(args.game)
     if "you" in data:  # a view already: it must be this seat's, of this game
         if data.get("you") != args.seat or data.get("game") != args.game:
-            raise InvalidMove(f"{args.state!r} is the view of seat {data.get('you')!r} of {data.get('game')!r}, not seat {args.seat} of {args.game!r}")
+            raise InvalidMove(
+                f"{args.state!r} is the view of seat {data.get('you')!r} of {data.get('game')!r}, not seat {args.seat} of {args.game!r}",
+                "hint_other_view",
+                seat=args.seat,
+                game=args.game,
+            )
         view = dict(data)
     else:
         state = rules.from_dict(data)
         if not 0 <= args.seat < state.seats:
-            raise InvalidMove(f"There is no seat {args.seat} at this {state.seats}-seat table")
+            raise InvalidMove(
+                f"There is no seat {args.seat} at this {state.seats}-seat table", "no_such_seat", seat=args.seat, seats=state.seats
+            )
         view = rules.view_for(state, args.seat)
     return {"game": args.game, "seat": args.seat, **hint(view).to_dict()}

@@ -42,7 +42,7 @@ def judge_of(slug: str) -> Judge:
     get_rules(slug)  # an unknown game gets the registry's own message
     judge = _JUDGES.get(slug)
     if judge is None:
-        raise InvalidMove(f"The game {slug!r} has no review yet")
+        raise InvalidMove(f"The game {slug!r} has no review yet", "no_review", game=slug)
     return judge
 
 
@@ -181,10 +181,10 @@ def hint(view: Mapping[str, Any]) -> Suggestion:
     """The best play for the seat whose view this is, from that view only. IllegalMove when it is not
     that seat's turn (or the game is over); InvalidMove for a spectator's view or an unknown game."""
     if not isinstance(view, Mapping) or not isinstance(view.get("game"), str):
-        raise InvalidMove("A hint needs a seat's view of a game (with its 'game')")
+        raise InvalidMove("A hint needs a seat's view of a game (with its 'game')", "hint_needs_view")
     judge = judge_of(view["game"])
     if view.get("you") is None or "rack" not in view:
-        raise InvalidMove("A hint is for a player's own seat, not a spectator's view")
+        raise InvalidMove("A hint is for a player's own seat, not a spectator's view", "hint_spectator")
     if view.get("over") or view.get("turn") != view["you"]:
-        raise IllegalMove("A hint is for your own turn: it is not this seat's turn now")
+        raise IllegalMove("A hint is for your own turn: it is not this seat's turn now", "hint_not_your_turn")
     return judge.hint(dict(view))

@@ -43,6 +43,13 @@ def replay_steps(record: GameRecord) -> list[JSON]:
         try:
             state = rules.apply(state, recorded.seat, rules.parse_move(recorded.move))
         except EngineError as error:
-            raise InvalidMove(f"Move {index + 1} ({recorded.move!r} by seat {recorded.seat}) fails: {error}") from None
+            raise InvalidMove(
+                f"Move {index + 1} ({recorded.move!r} by seat {recorded.seat}) fails: {error}",
+                "record_move_fails",
+                number=index + 1,
+                move=recorded.move,
+                seat=recorded.seat,
+                error=error,
+            ) from None
         steps.append(_step(rules, state, {"index": index, "seat": recorded.seat, "move": recorded.move, "ms": recorded.ms}))
     return steps

@@ -58,7 +58,14 @@ def turns_of(record: GameRecord) -> Iterator[Turn]:
             view = rules.view_for(state, seat) if own_turn and not isinstance(move, Back) else None
             state = rules.apply(state, seat, move)
         except EngineError as error:
-            raise InvalidMove(f"Move {index + 1} ({recorded.move!r} by seat {seat}) fails: {error}") from None
+            raise InvalidMove(
+                f"Move {index + 1} ({recorded.move!r} by seat {seat}) fails: {error}",
+                "record_move_fails",
+                number=index + 1,
+                move=recorded.move,
+                seat=seat,
+                error=error,
+            ) from None
         if view is None:
             continue  # "I'm back", or a seat standing up out of its turn
         if isinstance(move, Leave):

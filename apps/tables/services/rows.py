@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
@@ -70,7 +71,7 @@ def check_may_sit(user: User) -> None:
     if user.is_banned:
         raise NotAllowed(
             _("Your account is banned from playing until %(until)s.")
-            % {"until": timezone.localtime(user.banned_until).strftime("%Y-%m-%d %H:%M")}
+            % {"until": date_format(timezone.localtime(user.banned_until), "SHORT_DATETIME_FORMAT")}
         )
 
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
 from apps.bots.selectors import is_bot_account
+from apps.catalog.data import game_name
 from apps.engine.bots import bot_levels
 from apps.engine.game import Leave, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
@@ -47,7 +48,7 @@ def table_open(
     if not rules.min_seats <= seat_count <= rules.max_seats:
         raise TableError(
             _("%(game)s is played by %(low)s to %(high)s players.")
-            % {"game": rules.name, "low": rules.min_seats, "high": rules.max_seats}
+            % {"game": game_name(game), "low": rules.min_seats, "high": rules.max_seats}
         )
     if match_length not in MATCH_LENGTHS:
         raise TableError(_("A match is 1, 3 or 5 games."))
@@ -65,7 +66,8 @@ def table_open(
     missing = sorted({level for level in levels if level and level not in bot_levels(game)})
     if missing:
         raise TableError(
-            _("There is no %(level)s bot for %(game)s yet.") % {"level": ", ".join(missing), "game": rules.name}
+            _("There is no %(level)s bot for %(game)s yet.")
+            % {"level": ", ".join(str(BotLevel(level).label) for level in missing), "game": game_name(game)}
         )
     check_invitations(by, invite, levels)
     with transaction.atomic():

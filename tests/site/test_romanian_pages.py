@@ -1,0 +1,157 @@
+"""Every public page, the account pages and the table page, asked for in Romanian (Accept-Language: ro),
+say nothing in English (SPEC 12): no English sentence of the catalogues' msgids and no common English
+word appears in what the page shows (its text, its labels and the strings it hands its scripts), and
+the page says `<html lang="ro">`. Dates and numbers are in Romanian format."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from apps.tables import services
+from tests.leaderboards.factories import finished_match, make_user
+from tests.review.helpers import finished_game
+from tests.romanian import english_in
+
+pytestmark = pytest.mark.django_db
+
+def shown_text(page: str) -> str:
+    """What a visitor reads: the text, the labels a screen reader or a tooltip gives, and the strings the
+    page gives its scripts; not the markup, styles or code."""
+    strings = re.findall(r'<script id="ui-strings" type="application/json">(.*?)</script>', page, re.S)
+    script_words = []
+    for block in strings:
+        for value in json.loads(block).values():
+            if isinstance(value, dict):  # e.g. the games' names by slug
+                value = list(value.values())
+            script_words += value if isinstance(value, list) else [value]
+    attributes = re.findall(r'\b(?:title|aria-label|alt|placeholder|content|value)="([^"]*)"', page)
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    body = re.sub(r"<[^>]+>", " ", body)
+    text = " ".join([body, *attributes, *script_words])
+    return " ".join(html.unescape(text).split())
+
+
+def assert_romanian(page: str, url: str) -> None:
+    assert '<html lang="ro">' in page, url
+    text = shown_text(page)
+    found = english_in(text)
+    assert not found, f"{url} shows English {found[:5]}: …{text[:3000]}"
+
+
+@pytest.fixture
+def site(db):
+    call_command("load_catalog")
+    player = make_user("ileana")
+    rival = make_user("radu")
+    guest = make_user("guest-7", guest=True)
+    finished_match([(player, 1), (rival, 2)])
+    finished_match([(player, 2), (None, 1)], rated=False)
+    waiting = services.table_open(by=rival, game="tile-rummy", seat_count=3)
+    playing = services.table_open(by=player, game="tile-rummy", seat_count=2, bots=["hard"])
+    match = services.table_start(table_id=playing.pk, by=player)
+    rearrange = services.table_open(by=rival, game="tile-rummy-rearrange", seat_count=2, bots=["easy"])
+    services.table_start(table_id=rearrange.pk, by=rival)
+    return {"player": player, "rival": rival, "guest": guest, "waiting": waiting, "playing": playing, "rearrange": rearrange, "match": match}
+
+
+VISITOR_PAGES = [
+    lambda s: reverse("home"),
+    lambda s: reverse("catalog:index"),
+    lambda s: reverse("catalog:rules", args=["tile-rummy"]),
+    lambda s: reverse("catalog:rules", args=["tile-rummy-rearrange"]),
+    lambda s: reverse("tables:lobby"),
+    lambda s: reverse("leaderboards:index"),
+    lambda s: reverse("leaderboards:game", args=["tile-rummy"]),
+    lambda s: reverse("leaderboards:game", args=["tile-rummy-rearrange"]),
+    lambda s: reverse("accounts:profile", args=["ileana"]),
+    lambda s: reverse("tables:table", args=[s["waiting"].pk]),
+    lambda s: reverse("tables:table", args=[s["playing"].pk]),
+    lambda s: reverse("tables:table", args=[s["rearrange"].pk]),
+    lambda s: reverse("tables:match", args=[s["match"].pk]),
+    lambda s: reverse("tables:fair_deals"),
+    lambda s: reverse("offline"),
+    lambda s: reverse("account_login"),
+    lambda s: reverse("account_signup"),
+    lambda s: reverse("account_reset_password"),
+    lambda s: reverse("account_reset_password_done"),
+    lambda s: "/nu-exista/",
+]
+
+
+@pytest.mark.parametrize("page", VISITOR_PAGES)
+def test_a_visitors_page_in_romanian_says_nothing_in_english(site, page):
+    client = Client(HTTP_ACCEPT_LANGUAGE="ro")
+    url = page(site)
+    response = client.get(url)
+    assert response.status_code in (200, 404), url
+    assert_romanian(response.content.decode(), url)
+
+
+PLAYER_PAGES = [
+    ("player", lambda s: reverse("accounts:profile", args=["ileana"])),
+    ("player", lambda s: reverse("tables:table", args=[s["playing"].pk])),
+    ("player", lambda s: reverse("account_email")),
+    ("player", lambda s: reverse("account_change_password")),
+    ("player", lambda s: reverse("account_logout")),
+    ("guest", lambda s: reverse("accounts:guest_convert")),
+    ("guest", lambda s: reverse("accounts:profile", args=["guest-7"])),
+]
+
+
+@pytest.mark.parametrize(("who", "page"), PLAYER_PAGES)
+def test_a_signed_in_players_page_in_romanian_says_nothing_in_english(site, who, page):
+    client = Client(HTTP_ACCEPT_LANGUAGE="ro")
+    client.force_login(site[who])
+    url = page(site)
+    response = client.get(url)
+    assert response.status_code == 200, url
+    assert_romanian(response.content.decode(), url)
+
+
+def test_a_form_error_is_in_romanian(site):
+    client = Client(HTTP_ACCEPT_LANGUAGE="ro")
+    response = client.post(reverse("account_login"), {"login": "ileana", "password": "wrong"})
+    page = response.content.decode()
+    assert "Numele de utilizator sau parola nu sunt corecte." in page
+    assert_romanian(page, "login with a wrong password")
+    response = client.post(reverse("account_signup"), {"username": "maria", "email": "x", "password1": "1", "password2": "2"})
+    assert_romanian(response.content.decode(), "a sign-up with every field wrong")
+
+
+def test_the_e_mails_the_site_sends_are_in_romanian(site, mailoutbox):
+    client = Client(HTTP_ACCEPT_LANGUAGE="ro")
+    site["player"].email = "ileana@example.com"
+    site["player"].save()
+    client.post(reverse("account_reset_password"), {"email": "ileana@example.com"})
+    client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})  # no account: says so by mail
+    assert len(mailoutbox) == 2
+    for message in mailoutbox:
+        text = re.sub(r"https?://\S+", "", f"{message.subject}\n{message.body}")
+        assert not english_in(text), text
+
+
+def test_dates_and_numbers_are_written_the_romanian_way(site):
+    client = Client(HTTP_ACCEPT_LANGUAGE="ro")
+    rules = client.get(reverse("catalog:rules", args=["tile-rummy"])).content.decode()
+    months = "ianuarie|februarie|martie|aprilie|mai|iunie|iulie|august|septembrie|octombrie|noiembrie|decembrie"
+    assert re.search(rf"Actualizat la \d{{1,2}} ({months}) \d{{4}}\.", rules)
+    profile = client.get(reverse("accounts:profile", args=["ileana"])).content.decode()
+    assert re.search(rf"Joacă din ({months}) \d{{4}}", profile)
+    assert re.search(r"\b\d{2}\.\d{2}\.\d{4}\b", profile)  # the matches' short dates: 01.12.2026
+
+
+def test_the_replay_page_and_its_review_are_in_romanian():
+    game = finished_game()
+    client = Client(HTTP_ACCEPT_LANGUAGE="ro")
+    response = client.get(reverse("review:replay", args=[game.pk]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Partida, mutare cu mutare" in page
+    assert_romanian(page, "the replay page")
