@@ -35,9 +35,9 @@ class BotProgram:
 
     def read(self) -> None:
         try:
-            for text in self.socket:
-                self.frames.append(json.loads(text))
-        except Exception:
+            while True:
+                self.frames.append(json.loads(self.socket.recv()))
+        except Exception:  # closed
             pass
 
     def close(self) -> None:
