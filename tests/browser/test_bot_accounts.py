@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import threading
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from websockets.sync.client import connect
 
@@ -23,25 +25,23 @@ def sign_in(page, username: str, password: str) -> None:  # type: ignore[no-unty
     page.wait_for_url("**/")
 
 
-class BotProgram:
-    """The bot's program, as far as the site can tell: its lobby socket open (so it is online)."""
+@contextmanager
+def bot_program(url: str, token: str) -> Iterator[list[dict]]:
+    """The bot's program, as far as the site can tell: its lobby socket open (so it is online); the frames
+    it gets."""
+    frames: list[dict] = []
 
-    def __init__(self, url: str, token: str) -> None:
-        self.socket = connect(url.replace("http://", "ws://") + "/ws/lobby/",
-                              additional_headers={"Authorization": f"Bearer {token}"})
-        self.frames: list[dict] = []
-        self.reader = threading.Thread(target=self.read, daemon=True)
-        self.reader.start()
-
-    def read(self) -> None:
+    def read(socket) -> None:  # type: ignore[no-untyped-def]
         try:
             while True:
-                self.frames.append(json.loads(self.socket.recv()))
+                frames.append(json.loads(socket.recv()))
         except Exception:  # closed
             pass
 
-    def close(self) -> None:
-        self.socket.close()
+    with connect(url.replace("http://", "ws://") + "/ws/lobby/",
+                 additional_headers={"Authorization": f"Bearer {token}"}) as socket:
+        threading.Thread(target=read, args=(socket,), daemon=True).start()
+        yield frames
 
 
 def api_post(url: str, path: str, token: str) -> dict:
@@ -71,8 +71,7 @@ def test_a_player_makes_a_bot_account_invites_it_and_it_sits_marked_bot(new_page
     page.reload()
     assert page.get_by_role("textbox", name="Your new token").count() == 0  # shown once
 
-    program = BotProgram(site.url, token)
-    try:
+    with bot_program(site.url, token) as program_frames:
         page.goto("/play/")
         page.get_by_label("Seat 2", exact=True).select_option("account")
         name = page.locator("#id_seat_1_account")
@@ -93,7 +92,7 @@ def test_a_player_makes_a_bot_account_invites_it_and_it_sits_marked_bot(new_page
         page.locator(".waiting__seat", has_text="robo-browser · BOT").wait_for()
         assert not page.get_by_role("button", name="Start the match").is_disabled()
         screenshot(page, "waiting-bot-seated-desktop")
-        assert any(frame["type"] == "invitation" for frame in program.frames)  # its lobby was told at once
+        assert any(frame["type"] == "invitation" for frame in program_frames)  # its lobby was told at once
 
         phone = new_page(PHONE)
         phone.goto(f"/t/{table_id}/")
@@ -104,5 +103,3 @@ def test_a_player_makes_a_bot_account_invites_it_and_it_sits_marked_bot(new_page
         assert "online" in phone.locator(".profile-head__bot").inner_text().lower()
         phone.locator("h1 .bot-mark").wait_for()
         screenshot(phone, "bot-profile-phone")
-    finally:
-        program.close()
