@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from apps.accounts.language import set_language
+from apps.bots import api as bot_api
 from rummysite import pwa, views
 
 # The admin signs in through allauth's login page, so it gets the same rate limits (ACCOUNT_RATE_LIMITS).
@@ -24,6 +25,7 @@ urlpatterns = [
     path("bots/", include("apps.bots.urls")),  # a player's bot accounts and their tokens (SPEC 14)
     path("api/bot/", include("apps.bots.api_urls")),  # the bot API (docs/bot-api.md)
     path("api/bot/", include("apps.tables.api_urls")),
+    path("api/bot/<path:rest>", bot_api.not_found),
     path("", include("apps.review.urls")),
     path("", include("apps.accounts.urls")),  # /u/<username>/ profiles, /accounts/guest/...
     path("accounts/", include("allauth.urls")),

@@ -6,8 +6,9 @@ from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
-from apps.bots.http import bot_api
+from apps.bots.http import bot_api, error_response
 from apps.bots.selectors import bot_account_of
 from apps.leaderboards.selectors import ratings_of
 
@@ -31,3 +32,8 @@ def account(request: HttpRequest, body: dict[str, Any]) -> JsonResponse:
         },
         "token": {"id": token.pk, "name": token.name, "prefix": token.prefix, "created_at": token.created_at.isoformat()},
     })
+
+
+def not_found(request: HttpRequest, rest: str) -> JsonResponse:
+    """Any other path under /api/bot/: a JSON answer too, not the site's HTML page."""
+    return error_response("not_found", _("There is no endpoint /api/bot/%(path)s: see docs/bot-api.md.") % {"path": rest[:80]}, 404)

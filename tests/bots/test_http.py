@@ -101,3 +101,9 @@ def test_a_body_that_is_not_a_json_object_is_refused_and_opens_nothing(client, b
     response = client.post("/api/bot/tables", data=body, content_type="application/json", headers=auth(secret))
     assert response.status_code == 400 and response.json()["code"] == "bad_json"
     assert Table.objects.count() == 0
+
+
+def test_a_path_that_is_no_endpoint_is_answered_in_json(client):
+    _bot, secret = make_bot("robo")
+    response = client.get("/api/bot/tabels", headers=auth(secret))
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
