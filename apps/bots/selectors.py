@@ -14,8 +14,11 @@ from apps.bots.models import AccessToken, BotAccount
 
 def is_bot_account(user: Any) -> bool:
     """Whether this user is a bot account. One query per user object at most (Django keeps the answer on
-    the object, a missing one too); none when the user was read with `select_related("bot_account")`."""
+    the object, a missing one too); none when the user was read with `select_related("bot_account")`, and
+    none for a user that was never saved (it has no row for a bot account to point at)."""
     if user is None or not getattr(user, "is_authenticated", False) or getattr(user, "pk", None) is None:
+        return False
+    if getattr(getattr(user, "_state", None), "adding", False):
         return False
     return hasattr(user, "bot_account")
 
