@@ -174,13 +174,16 @@ class LobbySocket(Endpoint):
     bot_id: int | None = None
 
     async def connect(self) -> int | None:
-        rooms().lobby.join(self)
         if self.scope.get("bot_token") is not None:
             self.bot_id = self.scope["user"].pk
-            bus().listen(invitations_topic(self.bot_id), self.invited)
         return None
 
     async def opened(self) -> None:
+        # Into the lobby (and a bot's invitations) once the socket is open, as for a table: a frame
+        # pushed before the accept would be lost.
+        rooms().lobby.join(self)
+        if self.bot_id is not None:
+            bus().listen(invitations_topic(self.bot_id), self.invited)
         await self.send_tables()
         if self.bot_id is not None:
             await self.send_invitations()
@@ -200,9 +203,6 @@ class LobbySocket(Endpoint):
     async def send_tables(self) -> None:
         tables = await db(lobby_tables)()
         await self.send_text(dumps({"type": "tables", "tables": tables}))
-
-    async def on_seed(self, content: dict[str, Any]) -> None:
-        await self.call(content, services.table_seed, seed=content["seed"])
 
     async def on_sync(self, content: dict[str, Any]) -> None:
         await self.send_tables()
