@@ -67,14 +67,53 @@ class LiveSite:
         return found
 
     def errors(self) -> list[str]:
-        return [line for line in self.log.read_text(errors="replace").splitlines()
-                if "Traceback" in line or " ERROR " in line]
+        return problems_in(self.log)
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def migrate(env: dict[str, str]) -> None:
+    """The site's database of `env`, migrated (as a deployment would, before the servers start)."""
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True,
+                   capture_output=True)
+
+
+@contextmanager
+def daphne(env: dict[str, str], log: Path, ceiling: float = 60.0) -> Iterator[str]:
+    """daphne on a free port with `env`, its output in `log`: its address ("127.0.0.1:PORT") once `/livez`
+    answers (the ceiling is generous: a busy machine starts it slowly); stopped afterwards."""
+    port = free_port()
+    with log.open("wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                                    "rummysite.asgi:application"], env=env, cwd=ROOT, stdout=out,
+                                   stderr=subprocess.STDOUT)
+    address = f"127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + ceiling
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://{address}/livez", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError(log.read_text(errors="replace")[-4000:]) from None
+                time.sleep(0.2)
+        yield address
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def problems_in(log: Path) -> list[str]:
+    """The lines of a server's log that say something went wrong."""
+    return [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line or " ERROR " in line]
 
 
 @contextmanager
@@ -91,32 +130,10 @@ def live_site(directory: Path, **settings: str) -> Iterator[LiveSite]:
         "PYTHONUNBUFFERED": "1",
         **settings,
     })
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], env=env, cwd=ROOT, check=True,
-                   capture_output=True)
-    port = _free_port()
+    migrate(env)
     log = directory / "server.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                    "rummysite.asgi:application"], env=env, cwd=ROOT, stdout=out,
-                                   stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/livez", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError(log.read_text()[-4000:]) from None
-                time.sleep(0.2)
-        yield LiveSite(url, env, log)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    with daphne(env, log) as address:
+        yield LiveSite(f"http://{address}", env, log)
 
 
 def load_example_bot() -> ModuleType:

@@ -7,37 +7,19 @@ old channel layer; the live bus's subscriber must not either), and a crowd conne
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.live_site import daphne, migrate, problems_in
+from tests.live_site import run as run_in_thread
+
 websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run_in_thread(coroutine):  # type: ignore[no-untyped-def]
-    """asyncio.run in a thread of its own: the suite's browser tests keep Playwright's loop running in
-    the main thread for the whole session."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -49,31 +31,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     # gone the tests' turn timeouts would be held as if the site were down.
     env.update(DATABASE_URL=f"sqlite:///{directory / 'site.sqlite3'}", CELERY_EMBEDDED="0", LOG_LEVEL="WARNING",
                PYTHONUNBUFFERED="1", TABLE_WEB_HEARTBEAT="0")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True,
-                   capture_output=True)
-    port = free_port()
+    migrate(env)
     log = directory / "daphne.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                    "rummysite.asgi:application"], cwd=ROOT, env=env, stdout=out,
-                                   stderr=subprocess.STDOUT)
-    url = f"127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 40
-        while True:
-            try:
-                urllib.request.urlopen(f"http://{url}/play/", timeout=2)
-                break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError(log.read_text()[-3000:]) from None
-                time.sleep(0.2)
+    with daphne(env, log) as url:
         yield url, log
-    finally:
-        process.terminate()
-        process.wait(10)
-    problems = [line for line in log.read_text(errors="replace").splitlines() if "Traceback" in line or "ERROR" in line]
-    assert problems == [], log.read_text()[-3000:]
+    assert problems_in(log) == [], log.read_text()[-3000:]
 
 
 async def lobby(url: str):  # type: ignore[no-untyped-def]

@@ -11,22 +11,18 @@ import json
 import os
 import random
 import re
-import subprocess
-import sys
-import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
+from contextlib import ExitStack
 
 import pytest
 
-from tests.faults.test_live_server import free_port, run_in_thread
+from tests.live_site import daphne, migrate
+from tests.live_site import run as run_in_thread
 
 websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import connect  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="scaling out needs the Redis bus")
 
@@ -41,32 +37,9 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
                LIVE_BUS_CHANNEL=f"rummy-live:two-servers:{os.getpid()}",
                # No repair from the database within the test: what reaches the other process came by the bus.
                TABLE_ROOM_CHECK_SECONDS="60")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True,
-                   capture_output=True)
-    processes, urls = [], []
-    for name in ("a", "b"):
-        port = free_port()
-        log = (directory / f"daphne-{name}.log").open("wb")
-        processes.append(subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                           "rummysite.asgi:application"], cwd=ROOT, env=env, stdout=log,
-                                          stderr=subprocess.STDOUT))
-        urls.append(f"127.0.0.1:{port}")
-    try:
-        for url, process in zip(urls, processes, strict=True):
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    urllib.request.urlopen(f"http://{url}/livez", timeout=2)
-                    break
-                except OSError:
-                    if time.monotonic() > deadline or process.poll() is not None:
-                        raise RuntimeError(f"daphne on {url} did not start") from None
-                    time.sleep(0.2)
-        yield urls
-    finally:
-        for process in processes:
-            process.terminate()
-            process.wait(10)
+    migrate(env)
+    with ExitStack() as servers:
+        yield [servers.enter_context(daphne(env, directory / f"daphne-{name}.log")) for name in ("a", "b")]
 
 
 class Visitor:
