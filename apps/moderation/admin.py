@@ -216,7 +216,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 class RatedMatchAdmin(ReadOnlyAdmin):
     """The ratings' ledger as moderators see it: each rated match applied, its changes, and "void"."""
 
-    list_display = ("match_id", "applied_at", "rated", "voided_at", "changes")
+    list_display = ("id", "rated_match", "applied_at", "rated", "voided_at", "changes")
     list_filter = ("rated", ("voided_at", admin.EmptyFieldListFilter), "applied_at")
     search_fields = ("=match__id",)
     ordering = ("-applied_at", "-id")
@@ -227,6 +227,11 @@ class RatedMatchAdmin(ReadOnlyAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return obj is None and bool(request.user.is_staff and request.user.has_perm("leaderboards.change_appliedmatch"))
+
+    @admin.display(description=_("match"), ordering="match_id")
+    def rated_match(self, applied: AppliedMatch) -> SafeString:
+        url = reverse("admin:tables_match_change", args=[applied.match_id])
+        return format_html('<a href="{}">{}</a>', url, gettext("Match %(id)d") % {"id": applied.match_id})
 
     @admin.display(description=_("rating changes"))
     def changes(self, applied: AppliedMatch) -> str:
