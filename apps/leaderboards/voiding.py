@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from apps.leaderboards.models import AppliedMatch, Rating, RatingChange
@@ -46,6 +46,24 @@ class VoidedMatch:
     match_id: int
     reversed: dict[int, int] = field(default_factory=dict)
     recomputed: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Row:
+    """One history row as the replay needs it (plain values: a long replay reads thousands)."""
+
+    pk: int
+    match_id: int
+    user_id: int
+    place: int
+    before: int
+    after: int
+    delta: int
+
+
+def _rows(changes: QuerySet[RatingChange]) -> list[_Row]:
+    fields = ("pk", "match_id", "user_id", "place", "before", "after", "delta")
+    return [_Row(*values) for values in changes.order_by("id").values_list(*fields)]
 
 
 class _MoreToLock(Exception):
@@ -83,10 +101,10 @@ def _void(match_id: int, locked: set[int]) -> VoidedMatch | None:
     ledger.voided_at = now
     ledger.save(update_fields=["voided_at"])
 
-    voided = list(RatingChange.objects.filter(match_id=match_id).order_by("id"))
-    if not voided:
-        return VoidedMatch(match_id)
-    game = voided[0].game
+    game = RatingChange.objects.filter(match_id=match_id).values_list("game", flat=True).first()
+    if game is None:
+        return VoidedMatch(match_id)  # nothing was rated (fewer than two players)
+    voided = _rows(RatingChange.objects.filter(match_id=match_id))
     players = {row.user_id for row in voided}
     ratings = {
         rating.user_id: rating
@@ -110,7 +128,7 @@ def _void(match_id: int, locked: set[int]) -> VoidedMatch | None:
         user_id: (row.before, max(0, ratings[user_id].matches - since[user_id])) for user_id, row in starts.items()
     }
 
-    changed: list[RatingChange] = []
+    changed: list[_Row] = []
     for rows in chain:
         standings = [
             Standing(key=row.user_id, rating=state[row.user_id][0], matches=state[row.user_id][1], place=row.place)
@@ -146,13 +164,13 @@ def _void(match_id: int, locked: set[int]) -> VoidedMatch | None:
 
 def _later_matches(
     game: str, first_row: int, match_id: int, players: set[int]
-) -> tuple[list[RatingChange], list[list[RatingChange]], set[int]]:
+) -> tuple[list[_Row], list[list[_Row]], set[int]]:
     """The history rows of `game` applied after the voided match's first (every row of each match that has
     one), the matches among them it affects (each as its rows, in the order they were applied), and every
     player affected (the voided match's and theirs)."""
     after = RatingChange.objects.filter(game=game, pk__gt=first_row).exclude(match_id=match_id).values("match_id")
-    later = list(RatingChange.objects.filter(match_id__in=after).order_by("id"))
-    by_match: dict[int, list[RatingChange]] = {}
+    later = _rows(RatingChange.objects.filter(match_id__in=after))
+    by_match: dict[int, list[_Row]] = {}
     for row in later:
         by_match.setdefault(row.match_id, []).append(row)
     affected = set(players)

@@ -3,7 +3,10 @@ changes reversed exactly once, later ratings recomputed exactly; a booster's gai
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connection
 
 from apps.accounts.selectors import booster_ids, is_booster
 from apps.leaderboards.models import AppliedMatch, Rating, RatingChange
@@ -100,6 +103,7 @@ def test_voiding_a_match_twice_reverses_it_once_and_recomputes_the_later_ratings
     assert history()[(matches["ben-cat"].pk, "ben")] != before_void[(matches["ben-cat"].pk, "ben")]
 
     assert AppliedMatch.objects.get(match=voided).voided_at is not None
+    assert_board_is_its_history_replayed()
     log = ModerationAction.objects.get()
     assert (log.action, log.match_id, log.reason) == ("void_match", voided.pk, "farmed")
 
@@ -154,3 +158,58 @@ def test_marking_a_booster_voids_its_gains_bars_it_from_rated_play_and_is_logged
     again = account_mark_booster(user_id=booster.pk, by=None, reason="again")
     assert not again.marked and again.voided == []
     assert ModerationAction.objects.count() == 4
+
+
+def assert_board_is_its_history_replayed():
+    """Every rating and history row equals a replay, from 1000, of the matches left in the history in the
+    order they were applied (each match's first row id)."""
+    rows = list(RatingChange.objects.select_related("user").order_by("id"))
+    order: dict[int, list[RatingChange]] = {}
+    for row in rows:
+        order.setdefault(row.match_id, []).append(row)
+    expected_board, expected_rows = replay(
+        [(match_id, [(row.user.username, row.place) for row in group]) for match_id, group in order.items()]
+    )
+    assert history() == expected_rows
+    assert {name: value for name, value in board().items() if value[1]} == expected_board
+
+
+@pytest.mark.django_db(transaction=True)
+def test_voids_and_ratings_at_the_same_moment_leave_a_board_that_is_its_history_replayed():
+    """A moderator voids a match (twice, in two tabs) while the rating task applies later matches of the
+    same players: the row locks serialise them, and whatever the order the board is exact."""
+    if connection.vendor == "sqlite":
+        pytest.skip("needs a database with row locks and concurrent connections (CI runs PostgreSQL)")
+    ana, ben, cat, dan = (make_user(name) for name in ("ana", "ben", "cat", "dan"))
+    voided = finished_match([(ana, 1), (ben, 2)])
+    rating_apply_match(match_id=voided.pk)
+    rating_apply_match(match_id=finished_match([(ben, 1), (cat, 2)]).pk)
+    waiting = [finished_match(players) for players in (
+        [(ana, 1), (cat, 2)], [(cat, 1), (dan, 2)], [(dan, 1), (ana, 2)], [(ben, 1), (dan, 2)],
+    )]
+    barrier = threading.Barrier(3)
+    outcomes: list[object] = []
+
+    def run(work) -> None:
+        try:
+            barrier.wait()
+            outcomes.append(work())
+        finally:
+            connection.close()
+
+    def rate_all() -> int:
+        return sum(rating_apply_match(match_id=match.pk) for match in waiting)
+
+    threads = [
+        threading.Thread(target=run, args=(lambda: match_void(match_id=voided.pk, by=None, reason="tab 1"),)),
+        threading.Thread(target=run, args=(lambda: match_void(match_id=voided.pk, by=None, reason="tab 2"),)),
+        threading.Thread(target=run, args=(rate_all,)),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert 4 in outcomes and outcomes.count(None) == 1, outcomes  # all rated; one void found it done
+    assert ModerationAction.objects.filter(action="void_match").count() == 1
+    assert not RatingChange.objects.filter(match=voided).exists()
+    assert_board_is_its_history_replayed()
