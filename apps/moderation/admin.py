@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.admin import UserAdmin
 from apps.accounts.models import User
+from apps.leaderboards.admin import ReadOnlyAdmin
 from apps.leaderboards.models import AppliedMatch
 from apps.leaderboards.selectors import opponent_history
 from apps.moderation.models import ModerationAction, Sighting
@@ -199,17 +200,6 @@ class ModeratedUserAdmin(UserAdmin):
 
 admin.site.unregister(User)
 admin.site.register(User, ModeratedUserAdmin)
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(AppliedMatch)

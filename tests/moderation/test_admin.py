@@ -125,3 +125,10 @@ def test_a_voided_match_is_shown_as_voided(client, moderator, farm):
     match_void(match_id=matches[1].pk, by=moderator, reason="test")
     response = client.get(RATED_MATCHES, {"voided_at__isnull": "False"})
     assert [row.match_id for row in response.context["cl"].result_list] == [matches[1].pk]
+
+
+def test_the_admin_index_lists_the_moderation_records(client, moderator):
+    response = client.get(reverse("admin:index"))
+    assert response.status_code == 200
+    assert reverse("admin:moderation_moderationaction_changelist") in response.content.decode()
+    assert reverse("admin:leaderboards_appliedmatch_changelist") in response.content.decode()
