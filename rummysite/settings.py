@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "apps.leaderboards",
     "apps.bots",
     "apps.review",
+    "apps.moderation",  # after apps.accounts: its admin extends the accounts' one
 ]
 
 MIDDLEWARE = [
@@ -74,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "apps.accounts.middleware.LastSeenMiddleware",
+    "apps.moderation.middleware.SightingMiddleware",  # linked accounts: address and browser, once a day
 ]
 
 ROOT_URLCONF = "rummysite.urls"

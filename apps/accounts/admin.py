@@ -18,6 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 from apps.accounts import services
 from apps.accounts.models import User
+from apps.moderation.models import ModerationAction
+from apps.moderation.services import action_log
 
 BAN_DURATIONS = [
     ("1", _("1 day")),
@@ -97,6 +99,10 @@ class UserAdmin(DjangoUserAdmin):
             for user in targets:
                 services.user_ban(user_id=user.pk, until=until, reason=reason)
                 self.log_change(request, user, f"Banned until {until:%Y-%m-%d %H:%M} UTC: {reason}")
+                action_log(
+                    by=request.user, action=ModerationAction.Kind.BAN, target_id=user.pk, reason=reason,
+                    details={"until": until.isoformat()},
+                )
             self.message_user(
                 request,
                 ngettext("%(count)d user banned.", "%(count)d users banned.", len(targets)) % {"count": len(targets)},
@@ -120,6 +126,7 @@ class UserAdmin(DjangoUserAdmin):
         for user in queryset.filter(banned_until__isnull=False):
             services.user_unban(user_id=user.pk)
             self.log_change(request, user, "Ban lifted")
+            action_log(by=request.user, action=ModerationAction.Kind.UNBAN, target_id=user.pk)
             lifted += 1
         self.message_user(
             request, ngettext("%(count)d ban lifted.", "%(count)d bans lifted.", lifted) % {"count": lifted}, messages.SUCCESS

@@ -16,6 +16,9 @@ class User(AbstractUser):
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
     # The player's own choice of language (SPEC 12), applied when they sign in; "" follows the browser.
     language = models.CharField(_("language"), max_length=10, blank=True, default="")
+    # Marked by a moderator as a booster (SPEC 11): barred from rated play from then on. Set only through
+    # the moderation service (apps/moderation), which also voids the account's rating gains.
+    booster_since = models.DateTimeField(_("marked as booster"), null=True, blank=True)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
@@ -25,6 +28,10 @@ class User(AbstractUser):
     @property
     def is_banned(self) -> bool:
         return self.banned_until is not None and self.banned_until > timezone.now()
+
+    @property
+    def is_booster(self) -> bool:
+        return self.booster_since is not None
 
     @property
     def is_registered(self) -> bool:

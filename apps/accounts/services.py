@@ -123,6 +123,13 @@ def user_unban(*, user_id: int) -> User:
     return user
 
 
+def user_mark_booster(*, user_id: int, now: datetime | None = None) -> bool:
+    """Mark the account as a booster (barred from rated play, SPEC 11). Returns False if it already was
+    (the first date stays). The moderation service calls this and voids the account's rating gains."""
+    updated = User.objects.filter(pk=user_id, booster_since__isnull=True).update(booster_since=now or timezone.now())
+    return bool(updated)
+
+
 def user_seen(user: User, *, now: datetime | None = None) -> bool:
     """Record a visit, at most once per LAST_SEEN_EVERY. Returns whether it wrote."""
     now = now or timezone.now()

@@ -67,12 +67,15 @@ class RatingChange(models.Model):
 
 class AppliedMatch(models.Model):
     """The ratings' own once-only ledger: one row per rated match applied (or found to have nothing to
-    rate). Its unique match is what makes applying a match happen exactly once, whatever the task queue
+    rate, or voided). Its unique match is what makes applying a match happen exactly once, whatever the task queue
     does; the tables app's rows are only read."""
 
     match = models.OneToOneField("tables.Match", on_delete=models.PROTECT, related_name="+")
     applied_at = models.DateTimeField(_("applied"), auto_now_add=True)
     rated = models.BooleanField(_("ratings changed"), default=True, help_text=_("False: nothing to rate"))
+    # Voided by a moderator (SPEC 11): its rating changes were taken back and later ones recomputed. A
+    # match voided before the rating task ran gets its ledger row then, so the task finds it taken.
+    voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("applied match")

@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Q, QuerySet
 
 from apps.catalog.data import CatalogEntry, catalog_entry
 from apps.leaderboards.chart import Chart, rating_chart
-from apps.leaderboards.models import Rating, RatingChange
+from apps.leaderboards.models import AppliedMatch, Rating, RatingChange
 from apps.leaderboards.rating import START_RATING
 
 #: How many past matches a profile chart draws.
@@ -90,3 +92,60 @@ def rating_deltas(user_id: int, match_ids: list[int]) -> dict[int, int]:
     return dict(
         RatingChange.objects.filter(user_id=user_id, match_id__in=match_ids).values_list("match_id", "delta")
     )
+
+
+# --- for moderators (SPEC 11) ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpponentRecord:
+    """The rated matches a player played with one opponent: how many, what those matches did to the
+    player's rating and to the opponent's (in a match of three or four, the whole match's change), and
+    when the last one was applied. Voided matches are not counted (their changes were taken back)."""
+
+    user_id: int
+    username: str
+    matches: int
+    change: int
+    opponent_change: int
+    last: datetime
+
+
+def opponent_history(user_id: int, *, limit: int = 50) -> list[OpponentRecord]:
+    """Per opponent, the player's rated matches with them, most matches first (then the latest). Two
+    queries, whatever the number of matches."""
+    own = {
+        match_id: (delta, created_at)
+        for match_id, delta, created_at in RatingChange.objects.filter(user_id=user_id).values_list(
+            "match_id", "delta", "created_at"
+        )
+    }
+    others = (
+        RatingChange.objects.filter(match_id__in=list(own)).exclude(user_id=user_id)
+        .values_list("match_id", "user_id", "user__username", "delta")
+    )
+    records: dict[int, dict[str, object]] = {}
+    for match_id, opponent, username, delta in others:
+        change, created_at = own[match_id]
+        record = records.setdefault(
+            opponent, {"username": username, "matches": 0, "change": 0, "opponent_change": 0, "last": created_at}
+        )
+        record["matches"] += 1  # type: ignore[operator]
+        record["change"] += change  # type: ignore[operator]
+        record["opponent_change"] += delta  # type: ignore[operator]
+        record["last"] = max(record["last"], created_at)  # type: ignore[type-var]
+    found = [OpponentRecord(user_id=opponent, **values) for opponent, values in records.items()]  # type: ignore[arg-type]
+    found.sort(key=lambda record: (-record.matches, -record.last.timestamp()))
+    return found[:limit]
+
+
+def gained_match_ids(user_id: int) -> list[int]:
+    """The rated matches (not voided) in which the player's rating went up, in the order they were applied."""
+    rows = RatingChange.objects.filter(user_id=user_id, delta__gt=0).order_by("id").values_list("match_id", flat=True)
+    return list(rows)
+
+
+def voided_match_ids(match_ids: Iterable[int]) -> set[int]:
+    """Those of `match_ids` a moderator voided."""
+    rows = AppliedMatch.objects.filter(match_id__in=list(match_ids), voided_at__isnull=False)
+    return set(rows.values_list("match_id", flat=True))

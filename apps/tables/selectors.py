@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from apps.bots.selectors import bot_account_ids
 from apps.tables.models import Game, Match, MatchPlayer, Seat, Table
@@ -123,6 +123,28 @@ def matches_of(user_id: int, *, include_private: bool, limit: int = 20) -> list[
         )
         for player in players
     ]
+
+
+@dataclass(frozen=True)
+class LeaverRecord:
+    """How often a player left a match before its end (SPEC 11: shown to moderators): of the matches they
+    played that are over, how many they left."""
+
+    played: int
+    left: int
+
+    @property
+    def rate(self) -> float | None:
+        """The share of matches left, 0 to 1 (None: no match played yet)."""
+        return self.left / self.played if self.played else None
+
+
+def leaver_record(user_id: int) -> LeaverRecord:
+    """The player's finished matches and how many of them they left, in one query."""
+    counts = MatchPlayer.objects.filter(user_id=user_id, match__finished_at__isnull=False).aggregate(
+        played=Count("pk"), left=Count("pk", filter=Q(left=True))
+    )
+    return LeaverRecord(played=counts["played"], left=counts["left"])
 
 
 # --- finished games and the seat to move, for the review and hints (apps/review) ---------------------
