@@ -12,7 +12,8 @@ from django.utils import timezone
 from apps.engine.game import get_rules
 from apps.tables import services
 from apps.tables.models import MoveLog, Seat, Table
-from apps.tables.snapshot import invitations_for, lobby_entry, would_be_rated
+from apps.tables import rated
+from apps.tables.snapshot import invitations_for, lobby_entry
 from tests.bots.helpers import make_bot
 from tests.tables.helpers import make_user, run_due, state_of
 
@@ -109,7 +110,7 @@ def test_a_bot_account_never_sits_at_a_table_of_people_unasked():
     host = make_user("ann")
     bot, _secret = make_bot("robo")
     table = services.table_open(by=host, game="tile-rummy", seat_count=2)
-    assert would_be_rated(Table.objects.get(pk=table.pk).seating)
+    assert Table.objects.get(pk=table.pk).rated
     with pytest.raises(services.NotAllowed):
         services.table_join(table_id=table.pk, by=bot)
     assert seat(table, 1).user is None
@@ -121,7 +122,8 @@ def test_a_bot_account_sits_at_a_private_table_it_has_the_link_of():
     table = services.table_open(by=host, game="tile-rummy", seat_count=2, private=True)
     services.table_join(table_id=table.pk, by=bot, invite_token=table.invite_token)
     table.refresh_from_db()
-    assert table.seating[1]["bot_account"] is True and not would_be_rated(table.seating)
+    assert table.seating[1]["bot_account"] is True and not table.rated
+    assert table.unrated_reasons == [rated.BOT_ACCOUNT]
 
 
 def test_bot_accounts_sit_down_among_bot_accounts_and_are_rated_among_themselves():
@@ -130,9 +132,13 @@ def test_bot_accounts_sit_down_among_bot_accounts_and_are_rated_among_themselves
     table = services.table_open(by=host, game="tile-rummy", seat_count=2)
     services.table_join(table_id=table.pk, by=guest_bot)
     table.refresh_from_db()
-    assert would_be_rated(table.seating)
+    assert table.rated and table.unrated_reasons == []
     match = services.table_start(table_id=table.pk, by=host)
     assert match.rated is True
+
+
+def verdict_of(seating):
+    return rated.seating_verdict(seating, turn_seconds=60)
 
 
 @pytest.mark.parametrize(
@@ -148,7 +154,7 @@ def test_bot_accounts_sit_down_among_bot_accounts_and_are_rated_among_themselves
     ],
 )
 def test_a_bot_account_makes_a_table_unrated_for_its_humans(seating, rated):
-    assert would_be_rated(seating) is rated
+    assert verdict_of(seating).rated is rated
 
 
 def test_closing_a_table_withdraws_its_invitations():
