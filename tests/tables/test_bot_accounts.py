@@ -10,9 +10,8 @@ import pytest
 from django.utils import timezone
 
 from apps.engine.game import get_rules
-from apps.tables import services
+from apps.tables import rated, services
 from apps.tables.models import MoveLog, Seat, Table
-from apps.tables import rated
 from apps.tables.snapshot import invitations_for, lobby_entry
 from tests.bots.helpers import make_bot
 from tests.tables.helpers import make_user, run_due, state_of
