@@ -9,8 +9,10 @@ import random
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.engine.game import get_rules
 from apps.leaderboards.models import AppliedMatch, Rating, RatingChange
 from apps.leaderboards.tasks import rate_match
@@ -228,3 +230,37 @@ def test_bot_accounts_alone_are_rated_on_their_board_without_email_addresses():
     assert match.rated and not match.aborted
     assert rate_match(match.pk) is True
     assert set(Rating.objects.values_list("user__username", "bot")) == {("robo", True), ("droid", True)}
+
+
+# --- what the pages say -------------------------------------------------------------------------------------
+
+
+def test_the_match_page_and_the_admin_show_an_aborted_match_as_such(alice, bob, client):
+    table = started(alice, bob)
+    services.table_leave(table_id=table.pk, by=bob)
+    match = Match.objects.get(table=table)
+    page = client.get(reverse("tables:match", args=[match.pk])).content.decode()
+    assert "Match aborted" in page and "bob left before the abort window closed: no places, no rating." in page
+    client.force_login(make_user("root", staff=True))
+    User.objects.filter(username="root").update(is_superuser=True)
+    listing = client.get(reverse("admin:tables_match_changelist") + "?aborted=left").content.decode()
+    assert f">{match.pk}<" in listing
+
+
+def test_the_match_page_says_why_a_match_was_unrated(alice, bob, client):
+    match = services.table_start(table_id=table_of(alice, bob, turn_seconds=0).pk, by=alice)
+    page = client.get(reverse("tables:match", args=[match.pk])).content.decode()
+    assert "Unrated: there is no turn timer" in page
+
+
+def test_the_create_table_form_knows_why_its_table_would_be_unrated(client):
+    carol = make_user("carol", verified=False)
+    client.force_login(carol)
+    previews = client.get(reverse("tables:lobby")).context["rated_previews"]
+    assert previews["000"] == ["unverified_email"]
+    assert previews["101"] == ["bot", "unverified_email", "no_timer"]
+    verify_email(carol)
+    previews = client.get(reverse("tables:lobby")).context["rated_previews"]
+    assert previews["000"] == [] and previews["010"] == ["bot_account"]
+    client.logout()
+    assert client.get(reverse("tables:lobby")).context["rated_previews"]["000"] == ["guest"]
