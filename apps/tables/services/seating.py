@@ -236,7 +236,8 @@ def _pass_host(table: Table, rows: Sequence[Seat]) -> None:
 
 def table_leave(*, table_id: int, by: User) -> None:
     """Stand up. Before the match: the seat is free again. During a match: out of it (SPEC 3), placed
-    after everyone still in; the rack leaves the game, the melds stay, the others play on."""
+    after everyone still in; the rack leaves the game, the melds stay, the others play on. A rated match
+    left before its abort window closed is aborted (SPEC 11): no places, no rating."""
     with transaction.atomic():
         table = lock(table_id)
         rows = seats(table)
@@ -271,8 +272,9 @@ def seat_kick(*, table_id: int, seat_index: int, by: User) -> None:
 
 
 def remove_seat(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
-    """The seat stands up (the table is locked). During a match it is out of the match; before it (or
-    after it), the seat is free again."""
+    """The seat stands up (the table is locked), whoever stood it up (`actor`: the player, or a moderator).
+    During a match it is out of the match, placed last; in a rated match's abort window (SPEC 11,
+    apps/tables/rated.py) the match is aborted instead. Before a match (or after it), the seat is free again."""
     if table.status == Table.Status.PLAYING and not seat.left_match and in_abort_window(table):
         # Before every person at a rated table has played a few turns: the match is aborted, not lost.
         abort_match(table, seat, rated.ABORT_REMOVED if actor == Actor.MODERATOR else rated.ABORT_LEFT)
