@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.bots.selectors import is_bot_account
 from apps.tables.models import AbortReason, Match, MatchPlayer
 
@@ -158,14 +159,22 @@ def earlier_rated(user_ids: Sequence[int], *, now: datetime | None = None) -> in
     )
 
 
-def judge(seats: Iterable[tuple[Any, str]], *, turn_seconds: int, now: datetime | None = None) -> Verdict:
+def judge(
+    seats: Iterable[tuple[Any, str]], *, turn_seconds: int, now: datetime | None = None, starting: bool = False
+) -> Verdict:
     """The verdict on these taken seats (user or None, site bot level) at a table of that pace, from the
-    database: the daily cap is counted only for a table that would otherwise be rated."""
+    database: the daily cap is counted only for a table that would otherwise be rated. `starting`: the
+    match starts on this verdict, so the accounts' rows are locked (in id order) before the count, and two
+    tables of the same accounts starting at the same moment count each other (the caller's transaction
+    holds the locks until the new match is saved)."""
     facts = facts_of(seats)
     first = verdict(facts, turn_seconds=turn_seconds)
     if not first.rated or first.among_bots:
         return first
-    earlier = earlier_rated([seat.user_id for seat in facts if seat.user_id is not None], now=now)
+    user_ids = sorted(seat.user_id for seat in facts if seat.user_id is not None)
+    if starting:
+        list(User.objects.select_for_update().filter(pk__in=user_ids).order_by("pk").values_list("pk", flat=True))
+    earlier = earlier_rated(user_ids, now=now)
     return verdict(facts, turn_seconds=turn_seconds, earlier=earlier)
 
 

@@ -45,7 +45,7 @@ def start(table: Table, rows: list[Seat], now: datetime | None = None) -> Match:
             seat.left_match = False
             seat.rematch = False
             seat.save(update_fields=["left_match", "rematch"])
-    save_seating(table, rows)  # the table is still open: this decides whether the match is rated, and why not
+    save_seating(table, rows, starting=True)  # the table is still open: this decides whether the match is rated
     rated, reasons = table.rated, list(table.unrated_reasons)
     waiting = EngineMatch(table.game, table.seat_count, table.match_length, 0, (), (False,) * table.seat_count)
     match = Match.objects.create(

@@ -47,14 +47,17 @@ def seats(table: Table) -> list[Seat]:
 SEATING_FIELDS = ("seating", "rated", "unrated_reasons")
 
 
-def save_seating(table: Table, seat_rows: list[Seat]) -> None:
+def save_seating(table: Table, seat_rows: list[Seat], *, starting: bool = False) -> None:
     """Keep `Table.seating` (what moves and viewers read) in step with the seat rows just written; before
     a match, also whether it would be rated and why not (apps/tables/rated.py), which every viewer and the
-    lobby are shown. Once a match has started, `rated` is the match's own (decided at its start)."""
+    lobby are shown. Once a match has started, `rated` is the match's own (decided at its start, where
+    `starting` is given)."""
     table.seating = seating_of(seat_rows)
     if table.status == Table.Status.OPEN:
         judged = rated.judge(
-            [(seat.user, seat.bot_level) for seat in seat_rows if not seat.is_empty], turn_seconds=table.turn_seconds
+            [(seat.user, seat.bot_level) for seat in seat_rows if not seat.is_empty],
+            turn_seconds=table.turn_seconds,
+            starting=starting,
         )
         table.rated, table.unrated_reasons = judged.rated, list(judged.reasons)
 
