@@ -94,6 +94,7 @@ class PlayedMatch:
     opponents: list[str] = field(default_factory=list)
     opponent_bot_accounts: list[bool] = field(default_factory=list)  # per opponent: a bot account (SPEC 14)
     finished_games: list[tuple[int, int]] = field(default_factory=list)  # (game number, game id)
+    aborted: bool = False  # SPEC 11: a seat stood up before the abort window closed (no places, no rating)
 
     @property
     def finished(self) -> bool:
@@ -135,6 +136,7 @@ def matches_of(user_id: int, *, include_private: bool, limit: int = 20) -> list[
             opponents=opponents[player.match_id],
             opponent_bot_accounts=opponent_bots[player.match_id],
             finished_games=games[player.match_id],
+            aborted=bool(player.match.aborted),
         )
         for player in players
     ]

@@ -264,3 +264,10 @@ def test_the_create_table_form_knows_why_its_table_would_be_unrated(client):
     assert previews["000"] == [] and previews["010"] == ["bot_account"]
     client.logout()
     assert client.get(reverse("tables:lobby")).context["rated_previews"]["000"] == ["guest"]
+
+
+def test_a_players_profile_lists_an_aborted_match_as_aborted(alice, bob, client):
+    services.table_leave(table_id=started(alice, bob).pk, by=bob)
+    [row] = client.get(reverse("accounts:profile", args=["alice"])).context["matches"]
+    assert row.player.aborted
+    assert "aborted" in client.get(reverse("accounts:profile", args=["bob"])).content.decode()
