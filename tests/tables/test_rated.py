@@ -4,6 +4,7 @@ table services, with the leaderboards' own task at the end."""
 
 from __future__ import annotations
 
+import doctest
 import random
 
 import pytest
@@ -168,6 +169,12 @@ def test_own_turns_are_counted_in_the_moves_own_statements(alice, bob):
             break
     assert Game.objects.get(pk=table.current_game_id).own_turns[seat] == 1
     assert len(set(statements)) == 1  # the move that ended the turn (and counted it) made as many as the others
+
+
+def test_the_rules_own_examples_hold():
+    """The docstrings of apps/tables/rated.py (the verdict and the abort window) run as doctests."""
+    result = doctest.testmod(rated)
+    assert result.attempted > 10 and result.failed == 0
 
 
 # --- why a table is unrated ------------------------------------------------------------------------------
