@@ -22,7 +22,7 @@ from apps.bots.selectors import bot_account_ids
 from apps.catalog.data import CATALOG, game_name
 from apps.engine.bots import bot_levels
 from apps.engine.game import is_available
-from apps.tables import fairness, services
+from apps.tables import fairness, rated, services
 from apps.tables.access import may_see_match, may_watch
 from apps.tables.forms import OpenTableForm, rated_previews
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, Table
@@ -67,13 +67,16 @@ def _worded(entry: dict[str, Any]) -> dict[str, Any]:
 
 def _lobby(request: HttpRequest, form: OpenTableForm, status: int = 200) -> HttpResponse:
     games = _games()
+    previews = rated_previews(request.user)
     context = {
         "games": games,
         "tables": [_worded(entry) for entry in lobby_tables()],
         "form": form,
         "strings": lobby_strings(),
         "paces": {game["slug"]: game["paces"] for game in games},
-        "rated_previews": rated_previews(request.user),
+        "rated_previews": previews,
+        # A registered host without a verified email address is told where to verify it (SPEC 11).
+        "verify_email": rated.UNVERIFIED_EMAIL in previews["000"],
     }
     return render(request, "tables/lobby.html", context, status=status)
 

@@ -263,12 +263,16 @@ def test_the_match_page_says_why_a_match_was_unrated(alice, bob, client):
 def test_the_create_table_form_knows_why_its_table_would_be_unrated(client):
     carol = make_user("carol", verified=False)
     client.force_login(carol)
-    previews = client.get(reverse("tables:lobby")).context["rated_previews"]
+    page = client.get(reverse("tables:lobby"))
+    previews = page.context["rated_previews"]
     assert previews["000"] == ["unverified_email"]
+    assert reverse("account_email") in page.content.decode()  # where to verify it
     assert previews["101"] == ["bot", "unverified_email", "no_timer"]
     verify_email(carol)
-    previews = client.get(reverse("tables:lobby")).context["rated_previews"]
+    page = client.get(reverse("tables:lobby"))
+    previews = page.context["rated_previews"]
     assert previews["000"] == [] and previews["010"] == ["bot_account"]
+    assert not page.context["verify_email"]
     client.logout()
     assert client.get(reverse("tables:lobby")).context["rated_previews"]["000"] == ["guest"]
 
