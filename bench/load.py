@@ -47,6 +47,7 @@ GAME = "tile-rummy"
 
 
 def ensure_users(count: int) -> list[Any]:
+    from allauth.account.models import EmailAddress
     from django.contrib.auth.hashers import make_password
 
     from apps.accounts.models import User
@@ -58,6 +59,13 @@ def ensure_users(count: int) -> list[Any]:
         [User(username=name, password=unusable) for name in names if name not in existing], batch_size=1000
     )
     by_name = {user.username: user for user in User.objects.filter(username__in=names)}
+    # Players of rated tables (SPEC 11): each has a verified email address.
+    verified = set(EmailAddress.objects.filter(user__in=by_name.values(), verified=True).values_list("user_id", flat=True))
+    EmailAddress.objects.bulk_create(
+        [EmailAddress(user=user, email=f"{user.username}@bench.test", verified=True, primary=True)
+         for user in by_name.values() if user.pk not in verified],
+        batch_size=1000,
+    )
     return [by_name[name] for name in names]
 
 

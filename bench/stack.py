@@ -53,6 +53,9 @@ def bench_env(db: str = DEFAULT_DB, redis_db: int = DEFAULT_REDIS_DB, redis_port
         PYTHONUNBUFFERED="1",
         # The scripted clients send no browser seed: deal at once rather than after the seeds' window.
         TABLE_FAIR_SEED_SECONDS="0",
+        # The bench's few players play table after table together: keep every one rated, as a site's
+        # many different players' tables are (SPEC 11's daily cap on the same opponents).
+        RATED_REPEAT_LIMIT=env.get("RATED_REPEAT_LIMIT") or "1000000",
     )
     env.update(extra)
     return env

@@ -211,6 +211,12 @@ TABLE_ROOM_CHECK_SECONDS = env.get_float("TABLE_ROOM_CHECK_SECONDS", 1.0, minimu
 # seeds before the first deal (it deals at once when every seed is in). Tests deal at once unless a test
 # sets a window of its own.
 TABLE_FAIR_SEED_SECONDS = env.get_float("TABLE_FAIR_SEED_SECONDS", 0.0 if TESTING else 5.0, maximum=60.0)
+# Rated play (SPEC 11, apps/tables/rated.py): of the rated matches that start within RATED_REPEAT_HOURS
+# among the same accounts, only the first RATED_REPEAT_LIMIT are rated; a seat standing up before every
+# person has made RATED_ABORT_TURNS turns of their own in the first game aborts the match.
+RATED_REPEAT_LIMIT = env.get_int("RATED_REPEAT_LIMIT", 3, minimum=1)
+RATED_REPEAT_HOURS = env.get_float("RATED_REPEAT_HOURS", 24.0, minimum=0.0)
+RATED_ABORT_TURNS = env.get_int("RATED_ABORT_TURNS", 3, minimum=0)
 # Tests drive the table's own actions explicitly (services.table_due / tables_sweep_due).
 TABLE_ENQUEUE_TASKS = not TESTING
 

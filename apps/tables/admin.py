@@ -91,8 +91,8 @@ class MatchPlayerInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "table", "game", "rated", "started_at", "finished_at")
-    list_filter = ("game", "rated")
+    list_display = ("id", "table", "game", "rated", "aborted", "started_at", "finished_at")
+    list_filter = ("game", "rated", "aborted")
     search_fields = ("id", "table__id", "players__user__username", "players__name")
     readonly_fields = [f.name for f in Match._meta.fields]
     inlines = [MatchPlayerInline]

@@ -27,7 +27,7 @@ from apps.tables.forms import OpenTableForm
 from apps.tables.models import Game, Seat, Table
 from apps.tables.options import PACES
 from apps.tables.records import game_record
-from apps.tables.snapshot import invitations_for, would_be_rated
+from apps.tables.snapshot import invitations_for
 
 #: How many of its tables the list shows (newest first).
 TABLES_LISTED = 50
@@ -56,7 +56,8 @@ def table_entry(table: Table, user_id: int) -> dict[str, Any]:
         "match_length": table.match_length,
         "turn_seconds": table.turn_seconds,
         "private": table.private,
-        "rated": table.rated if table.status != Table.Status.OPEN else would_be_rated(table.seating),
+        "rated": table.rated,
+        "unrated": list(table.unrated_reasons or ()),  # why not: codes of apps/tables/rated.py
         "host": table.host_id == user_id,
         "seat": seat,
         "seats": table.seating,

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from apps.accounts.models import User
 from apps.bots.selectors import bot_account_named
 from apps.catalog.data import CATALOG
-from apps.tables import services
+from apps.tables import rated, services
 from apps.tables.models import BotLevel, Table
 from apps.tables.options import MATCH_LENGTHS, PACES, SEAT_COUNTS, pace_label
 
@@ -121,3 +121,23 @@ class OpenTableForm(forms.Form):
     def seat_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
         """Each other seat's choice, with the name of the bot account it invites."""
         return [(self[f"seat_{i}"], self[f"seat_{i}_account"]) for i in range(1, 4)]
+
+
+def rated_previews(user: object) -> dict[str, list[str]]:
+    """What the create-table form tells its host before the table exists (SPEC 11): for each choice of
+    the form that changes the verdict, the reasons the table would be unrated with the host seated
+    (asked of apps/tables/rated.py: the page copies no rule). The key is three digits: a site bot in
+    some seat, a bot account invited, no timer (1: yes). A visitor plays as a guest."""
+    host = (
+        rated.facts_of([(user, "")])[0]
+        if getattr(user, "is_authenticated", False)
+        else rated.SeatFacts(guest=True)
+    )
+    previews = {}
+    for bot in (0, 1):
+        for account in (0, 1):
+            for no_timer in (0, 1):
+                seats = [host] + [rated.SeatFacts(bot=True)] * bot + [rated.SeatFacts(bot_account=True)] * account
+                verdict = rated.verdict(seats, turn_seconds=0 if no_timer else 60)
+                previews[f"{bot}{account}{no_timer}"] = list(verdict.reasons)
+    return previews

@@ -53,6 +53,9 @@ class Table(models.Model):
     invite_token = models.CharField(_("invite token"), max_length=32, unique=True, default=new_invite_token)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
     rated = models.BooleanField(_("rated"), default=False)
+    #: Why the table is (or its match was) unrated: reason codes of apps/tables/rated.py, decided there
+    #: with `rated` whenever the seats change before a match and when it starts.
+    unrated_reasons = models.JSONField(_("why unrated"), default=list, blank=True, editable=False)
     version = models.PositiveIntegerField(_("version"), default=0)
     match = models.ForeignKey("Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     current_game = models.ForeignKey("Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
@@ -143,12 +146,25 @@ class Seat(models.Model):
         return self.user.get_username()  # type: ignore[union-attr]
 
 
+class AbortReason(models.TextChoices):
+    """Why a match was aborted (the codes of apps/tables/rated.py)."""
+
+    NONE = "", _("not aborted")
+    LEFT = "left", _("a player left before the abort window closed")
+    REMOVED = "removed", _("a player was removed before the abort window closed")
+
+
 class Match(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
     number = models.PositiveSmallIntegerField(_("match number at the table"), default=1)
     game = models.CharField(_("game"), max_length=40, db_index=True)
     state = models.JSONField(_("engine match state"))
     rated = models.BooleanField(_("rated"), default=False)
+    #: Why it was not rated when it started (reason codes of apps/tables/rated.py).
+    unrated_reasons = models.JSONField(_("why unrated"), default=list, blank=True, editable=False)
+    #: Aborted (SPEC 11): a seat stood up before the abort window closed. No places, no rating.
+    aborted = models.CharField(_("aborted"), max_length=10, choices=AbortReason.choices, blank=True, default="")
+    aborted_seat = models.PositiveSmallIntegerField(_("seat that ended it"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True, db_index=True)
 
@@ -196,6 +212,9 @@ class Game(models.Model):
     deal = models.JSONField(_("deal"))
     turn = models.PositiveIntegerField(_("turn counter"), default=0)
     move_count = models.PositiveIntegerField(_("moves so far"), default=0)  # numbers the next MoveLog row
+    #: Per seat, the turns it ended by its own move (not autopilot, not a timeout), counted in the first
+    #: game of a rated match until the abort window closes (SPEC 11; apps/tables/rated.py).
+    own_turns = models.JSONField(_("own turns per seat"), default=list, blank=True)
     deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
     draft = models.JSONField(_("prepared play of the seat to move"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)

@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from apps.bots.selectors import bot_account_ids
+from apps.tables import rated
 from apps.tables.models import Game, Match, MatchPlayer, Seat, Table
 from apps.tables.records import game_record
 
@@ -48,7 +49,21 @@ def finished_match(match_id: int) -> FinishedMatch | None:
         player for player in rows
         if player.user_id is not None and not player.bot_level and not player.user.is_guest  # type: ignore[union-attr]
     ]
-    among_bots = bool(bots) and len(registered) == len(rows) and all(player.user_id in bots for player in rows)
+    # Whether they are bot accounts alone, by the one rule (apps/tables/rated.py): the match's start
+    # already checked the emails, the pace and the daily cap, so those are taken as passed here.
+    among_bots = rated.verdict(
+        [
+            rated.SeatFacts(
+                player.user_id,
+                bot=bool(player.bot_level) or player.user_id is None,
+                guest=bool(player.user and player.user.is_guest),
+                bot_account=player.user_id in bots,
+                verified=True,
+            )
+            for player in rows
+        ],
+        turn_seconds=1,
+    ).among_bots
     if bots and not among_bots:
         registered = []
     players = tuple(RatedPlayer(player.user_id, player.place or 0, player.left) for player in registered)  # type: ignore[arg-type]
@@ -79,6 +94,7 @@ class PlayedMatch:
     opponents: list[str] = field(default_factory=list)
     opponent_bot_accounts: list[bool] = field(default_factory=list)  # per opponent: a bot account (SPEC 14)
     finished_games: list[tuple[int, int]] = field(default_factory=list)  # (game number, game id)
+    aborted: bool = False  # SPEC 11: a seat stood up before the abort window closed (no places, no rating)
 
     @property
     def finished(self) -> bool:
@@ -120,6 +136,7 @@ def matches_of(user_id: int, *, include_private: bool, limit: int = 20) -> list[
             opponents=opponents[player.match_id],
             opponent_bot_accounts=opponent_bots[player.match_id],
             finished_games=games[player.match_id],
+            aborted=bool(player.match.aborted),
         )
         for player in players
     ]

@@ -20,6 +20,7 @@ from django.utils import timezone
 from apps.bots.selectors import is_bot_account
 from apps.engine.game import get_rules
 from apps.engine.match import Match as EngineMatch
+from apps.tables import rated
 from apps.tables.fairness import public_view
 from apps.tables.models import Game, Match, Seat, Table
 
@@ -63,6 +64,7 @@ def table_info(table: Table, game: Game | None, match: Match | None) -> dict[str
         "turn_seconds": table.turn_seconds,
         "private": table.private,
         "rated": table.rated,
+        "unrated": list(table.unrated_reasons or ()),  # why not: codes of apps/tables/rated.py
         "host_id": table.host_id,
         "version": table.version,
         "seats": table.seating,
@@ -80,6 +82,9 @@ def table_info(table: Table, game: Game | None, match: Match | None) -> dict[str
             "totals": list(engine_match.totals),
             "standings": [standing.to_dict() for standing in engine_match.standings()],
             "over": match.finished_at is not None,
+            # SPEC 11: the match ended before its abort window closed (a code of apps/tables/rated.py and
+            # the seat that stood up), else null.
+            "aborted": {"reason": match.aborted, "seat": match.aborted_seat} if match.aborted else None,
             "url": reverse("tables:match", args=[match.pk]),
             "fair": public_view(match),
         }
@@ -161,7 +166,8 @@ def lobby_entry(table: Table) -> dict[str, Any]:
         "taken": sum(1 for seat in table.seating if not seat["empty"]),
         "match_length": table.match_length,
         "turn_seconds": table.turn_seconds,
-        "rated": table.rated if table.status != Table.Status.OPEN else would_be_rated(table.seating),
+        "rated": table.rated,
+        "unrated": list(table.unrated_reasons or ()),
         "players": [
             {"name": seat["name"], "bot": seat["bot"], "bot_account": seat.get("bot_account", False)}
             for seat in table.seating
@@ -171,17 +177,12 @@ def lobby_entry(table: Table) -> dict[str, Any]:
     }
 
 
-def would_be_rated(seating: list[dict[str, Any]]) -> bool:
-    """Whether the seats as they are now would make a rated match (SPEC 5): no bots, no guests. A bot
-    account makes the table unrated for its humans; bot accounts alone are rated among themselves, on
-    their own leaderboard (SPEC 14)."""
-    if any(seat.get("bot_account") for seat in seating):
-        return all(seat.get("bot_account") for seat in seating)
-    return all(not seat["bot"] and not seat["guest"] for seat in seating)
-
-
 def invitation_entry(table: Table, seat: Seat) -> dict[str, Any]:
     """An invitation of a bot account into a seat (SPEC 14), as its bot is told of it (codes, not words)."""
+    invited = rated.seating_verdict(
+        [{**info, "bot_account": True, "empty": False, "user_id": seat.invited_id} if info["index"] == seat.index else info for info in table.seating],
+        turn_seconds=table.turn_seconds,
+    )
     return {
         "table": table.pk,
         "seat": seat.index,
@@ -191,9 +192,8 @@ def invitation_entry(table: Table, seat: Seat) -> dict[str, Any]:
         "turn_seconds": table.turn_seconds,
         "private": table.private,
         # Rated as the seats would be with the invited bot account in its seat.
-        "rated": would_be_rated(
-            [{**info, "bot_account": True, "empty": False} if info["index"] == seat.index else info for info in table.seating]
-        ),
+        "rated": invited.rated,
+        "unrated": list(invited.reasons),
         "host": table.host.get_username() if table.host is not None else "",
         "players": [
             {"name": info["name"], "bot": info["bot"], "bot_account": info.get("bot_account", False)}

@@ -11,11 +11,34 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from apps.catalog.data import CATALOG
+from apps.tables import rated
 from apps.tables.models import BotLevel
 
 
 def _forms(singular: str, plural: str) -> list[str]:
     return [ngettext(singular, plural, count) for count in (1, 2, 20)]
+
+
+def unrated_reasons() -> dict[str, str]:
+    """Why a table is unrated, worded, by the reason codes of apps/tables/rated.py (the frames carry the
+    codes; the scripts and the match page show these)."""
+    return {
+        rated.BOT: _("a bot is playing"),
+        rated.GUEST: _("a guest is playing"),
+        rated.BOT_ACCOUNT: _("a bot account is playing with people"),
+        rated.UNVERIFIED_EMAIL: _("a player has not verified their email address"),
+        rated.NO_TIMER: _("there is no turn timer"),
+        # SPEC 11: only the first few rated matches a day among the same players (RATED_REPEAT_LIMIT).
+        rated.REPEAT_OPPONENTS: _("these players have already played as many rated matches together as a day allows"),
+    }
+
+
+def aborted_reasons() -> dict[str, str]:
+    """Why a match was aborted (SPEC 11), by the codes of apps/tables/rated.py; `%(name)s` is the seat's."""
+    return {
+        rated.ABORT_LEFT: _("%(name)s left before the abort window closed: no places, no rating."),
+        rated.ABORT_REMOVED: _("%(name)s was removed before the abort window closed: no places, no rating."),
+    }
 
 
 def common_strings() -> dict[str, object]:
@@ -33,6 +56,9 @@ def common_strings() -> dict[str, object]:
         "conn_resynced": _("Back in sync"),
         "rated": _("Rated"),
         "unrated": _("Unrated"),
+        # Translators: %(reasons)s lists why, e.g. "Unrated: a bot is playing, there is no turn timer".
+        "unrated_because": _("Unrated: %(reasons)s"),
+        "unrated_reasons": unrated_reasons(),
         "private": _("Private"),
         "single_game": _("One game"),
         "match_of_games_forms": _forms("Match of %(count)s game", "Match of %(count)s games"),
@@ -71,6 +97,7 @@ def lobby_strings() -> dict[str, object]:
         "nobody_playing": _("No table is open right now: be the first."),
         # The create-table form's search for bot accounts that are online (SPEC 14)
         "bots_online_forms": _forms("%(count)s bot account online", "%(count)s bot accounts online"),
+        "rated_if_players": _("Rated, if every player who sits has an account with a verified email address."),
         "no_bots_online": _("No bot account with that name is online now: you can still invite one by its name."),
     }
 
@@ -193,6 +220,8 @@ def table_strings() -> dict[str, object]:
         # Scores and results
         "game_n_of_m_over": _("Game %(n)s of %(m)s: the scores"),
         "match_over": _("The match is over"),
+        "match_aborted": _("Match aborted"),
+        "aborted_reasons": aborted_reasons(),
         "reason_out": _("%(name)s went out."),
         "reason_pile": _("The draw pile ran out: nobody went out."),
         "reason_left": _("Too few players are left in the game."),

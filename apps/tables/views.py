@@ -22,14 +22,14 @@ from apps.bots.selectors import bot_account_ids
 from apps.catalog.data import CATALOG, game_name
 from apps.engine.bots import bot_levels
 from apps.engine.game import is_available
-from apps.tables import fairness, services
+from apps.tables import fairness, rated, services
 from apps.tables.access import may_see_match, may_watch
-from apps.tables.forms import OpenTableForm
+from apps.tables.forms import OpenTableForm, rated_previews
 from apps.tables.models import BotLevel, Game, Match, MatchPlayer, Table
 from apps.tables.options import PACES, pace_label
 from apps.tables.records import game_record
 from apps.tables.snapshot import frame_for_user, lobby_tables
-from apps.tables.ui_strings import lobby_strings, table_strings
+from apps.tables.ui_strings import aborted_reasons, lobby_strings, table_strings, unrated_reasons
 
 PLAY_NOW_GAME = "tile-rummy"
 
@@ -67,12 +67,16 @@ def _worded(entry: dict[str, Any]) -> dict[str, Any]:
 
 def _lobby(request: HttpRequest, form: OpenTableForm, status: int = 200) -> HttpResponse:
     games = _games()
+    previews = rated_previews(request.user)
     context = {
         "games": games,
         "tables": [_worded(entry) for entry in lobby_tables()],
         "form": form,
         "strings": lobby_strings(),
         "paces": {game["slug"]: game["paces"] for game in games},
+        "rated_previews": previews,
+        # A registered host without a verified email address is told where to verify it (SPEC 11).
+        "verify_email": rated.UNVERIFIED_EMAIL in previews["000"],
     }
     return render(request, "tables/lobby.html", context, status=status)
 
@@ -200,7 +204,21 @@ def match_page(request: HttpRequest, match_id: int) -> HttpResponse:
     fair = fairness.match_check(match)
     names = {player.seat: player.name for player in players}
     fair_seats = [{"name": names.get(seat, ""), "seed": seed} for seat, seed in enumerate(fair.player_seeds if fair else ())]
-    context = {"match": match, "games": games, "players": players, "fair": fair, "fair_seats": fair_seats}
+    aborted = ""
+    if match.aborted:
+        text = aborted_reasons().get(match.aborted, "")
+        aborted = text.replace("%(name)s", names.get(match.aborted_seat or 0, "")) if text else ""
+    worded = unrated_reasons()
+    unrated = [worded[code] for code in match.unrated_reasons or () if code in worded]
+    context = {
+        "match": match,
+        "games": games,
+        "players": players,
+        "fair": fair,
+        "fair_seats": fair_seats,
+        "aborted": aborted,  # SPEC 11: why the match was aborted, worded
+        "unrated": unrated,  # why it was not rated, worded
+    }
     return render(request, "tables/match.html", context)
 
 

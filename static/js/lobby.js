@@ -5,7 +5,7 @@
 import { Connection } from "./connection.js";
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { gameName, paceLabel, seatName } from "./names.js";
+import { gameName, paceLabel, ratedLabel, seatName } from "./names.js";
 
 const list = document.getElementById("lobby-tables");
 const compact = list && list.dataset.compact === "1";
@@ -36,7 +36,7 @@ function row(entry) {
     h("li", { "aria-label": t("seats_taken", { taken: entry.taken, count: entry.seat_count }) }, seatDots(entry), " ", t("seats_taken", { taken: entry.taken, count: entry.seat_count })),
     h("li", {}, paceLabel(entry.turn_seconds)),
     h("li", {}, entry.match_length > 1 ? tn("match_of_games", entry.match_length) : t("single_game")),
-    h("li", {}, h("span", { class: `rated-chip${entry.rated ? " is-rated" : ""}` }, entry.rated ? t("rated") : t("unrated"))));
+    h("li", {}, h("span", { class: `rated-chip${entry.rated ? " is-rated" : ""}` }, ratedLabel(entry.rated, entry.unrated))));
   item.append(facts);
   const actions = h("div", { class: "lobby-table__actions" });
   if (open && free > 0) actions.append(joinForm(entry));
@@ -123,8 +123,23 @@ if (form) {
       account.querySelector("input").disabled = !inviting;
     }
   };
-  form.addEventListener("change", update);
+  // Whether the table would be rated, and why not, for the choices made so far (the server's verdict for
+  // each choice that changes it: apps/tables/forms.py rated_previews).
+  const previews = JSON.parse(document.getElementById("rated-previews")?.textContent || "{}");
+  const ratedNote = document.getElementById("rated-note");
+  const updateRated = () => {
+    if (!ratedNote) return;
+    const seats = Number(form.querySelector('[name="seats"]:checked')?.value || 2);
+    const choices = seatRows.filter((rowEl) => Number(rowEl.dataset.seatRow) < seats).map((rowEl) => rowEl.querySelector("select").value);
+    const key = `${choices.some((value) => value === "easy" || value === "hard") ? 1 : 0}${choices.includes("account") ? 1 : 0}${Number(paceSelect.value) === 0 ? 1 : 0}`;
+    const reasons = previews[key];
+    if (!reasons) return;
+    ratedNote.textContent = reasons.length ? ratedLabel(false, reasons) : t("rated_if_players");
+    ratedNote.dataset.rated = reasons.length ? "0" : "1";
+  };
+  form.addEventListener("change", () => { update(); updateRated(); });
   update();
+  updateRated();
   for (const input of form.querySelectorAll("[data-account-row] input")) searchBotsOnline(input, form.dataset.botsOnlineUrl);
 }
 

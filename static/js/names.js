@@ -22,3 +22,19 @@ export function gameName(slug) {
   const names = raw("game_names");
   return (names && typeof names === "object" && names[slug]) || slug;
 }
+
+/** "Rated", "Unrated", or "Unrated: <why>" from the frame's reason codes (apps/tables/rated.py). */
+export function ratedLabel(rated, reasons) {
+  if (rated) return t("rated");
+  const words = raw("unrated_reasons") || {};
+  const why = (reasons || []).map((code) => words[code]).filter(Boolean);
+  return why.length ? t("unrated_because", { reasons: why.join(", ") }) : t("unrated");
+}
+
+/** Why a match was aborted (SPEC 11), from the frame's `match.aborted` ({reason, seat}), or "". */
+export function abortedText(aborted, seats) {
+  if (!aborted) return "";
+  const words = raw("aborted_reasons") || {};
+  const text = words[aborted.reason];
+  return text ? text.replace("%(name)s", seatName(seats[aborted.seat])) : "";
+}

@@ -3,7 +3,7 @@
 
 import { h } from "./dom.js";
 import { has, t, tn } from "./i18n.js";
-import { seatName } from "./names.js";
+import { abortedText, seatName } from "./names.js";
 
 function lineLabel(line) {
   const key = `score_${line.key}`;
@@ -48,10 +48,12 @@ export function renderResults(root, frame, actions) {
   const panel = h("div", { class: "results__panel", tabindex: "-1" });
   const gameNumber = table.current_game ? table.current_game.number : match ? match.games_played : 1;
   const length = match ? match.length : table.match_length;
+  const aborted = matchOver && match ? match.aborted : null;
   panel.append(
     h("h2", { id: "results-title", class: "results__title" },
-      matchOver ? t("match_over") : length > 1 ? t("game_n_of_m_over", { n: gameNumber, m: length }) : t("game_over")),
+      aborted ? t("match_aborted") : matchOver ? t("match_over") : length > 1 ? t("game_n_of_m_over", { n: gameNumber, m: length }) : t("game_over")),
   );
+  if (aborted) panel.append(h("p", { class: "results__reason results__aborted" }, abortedText(aborted, table.seats)));
   if (result) panel.append(h("p", { class: "results__reason" }, reasonText(result, names, table.game)));
   // The countdown near the top and the buttons stuck to the bottom: both in view however long the
   // score table is (it scrolls between them).
@@ -60,7 +62,7 @@ export function renderResults(root, frame, actions) {
     const countdown = h("p", { class: "results__next", "data-countdown": String(Date.now() + seconds * 1000) }, t("next_deal_in", { seconds: Math.ceil(seconds) }));
     panel.append(countdown);
   }
-  if (matchOver && match) panel.append(places(match, names, frame.seat));
+  if (matchOver && match && !aborted) panel.append(places(match, names, frame.seat));
   if (result) panel.append(scoreTable(result, names, frame.seat));
   if (match && length > 1) panel.append(matchTable(match, names, frame.seat));
   const buttons = h("div", { class: "results__actions" });

@@ -16,7 +16,7 @@ import { commonBadges, renderSeats } from "./seats.js";
 import { Sounds } from "./sounds.js";
 import { TurnClock } from "./timer.js";
 import { renderWaiting } from "./waiting.js";
-import { paceLabel, seatName } from "./names.js";
+import { paceLabel, ratedLabel, seatName } from "./names.js";
 
 const app = document.getElementById("table-app");
 const config = app.dataset;
@@ -167,7 +167,7 @@ function metaText(table) {
     parts.push(table.match_length > 1 ? tn("match_of_games", table.match_length) : t("single_game"));
   }
   parts.push(paceLabel(table.turn_seconds));
-  parts.push(table.rated ? t("rated") : t("unrated"));
+  parts.push(table.status !== "open" && table.match && table.match.aborted ? t("match_aborted") : ratedLabel(table.rated, table.unrated));
   if (table.private) parts.push(t("private"));
   return parts.join(" · ");
 }

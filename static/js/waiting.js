@@ -3,7 +3,7 @@
 
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
-import { seatName } from "./names.js";
+import { ratedLabel, seatName } from "./names.js";
 
 export function renderWaiting(root, felt, frame, config, send) {
   const table = frame.table;
@@ -37,7 +37,9 @@ export function renderWaiting(root, felt, frame, config, send) {
   const panel = h("div", { class: "waiting" },
     h("h2", {}, t("waiting_for_players")),
     h("p", { class: "waiting__lead" }, full ? t("waiting_all_seated") : tn("waiting_empty", table.seats.filter((seat) => seat.empty).length)),
-    list);
+    list,
+    // Before the start: whether the match will be rated, and if not why (SPEC 11).
+    h("p", { class: `waiting__note waiting__rated${table.rated ? " is-rated" : ""}`, "data-rated": table.rated ? "1" : "0" }, ratedLabel(table.rated, table.unrated)));
   if (isHost) {
     panel.append(h("button", {
       type: "button",

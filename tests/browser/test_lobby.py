@@ -20,11 +20,14 @@ def test_a_table_opened_in_the_lobby_appears_live_for_a_visitor_who_joins_it(new
     host.get_by_label("Pace").select_option("30")
     host.get_by_label("Seat 2").select_option("")
     host.get_by_label("Seat 3").select_option("easy")
+    # The form says before the table exists why it will be unrated (SPEC 11): a guest host, a bot.
+    assert host.locator("#rated-note").inner_text() == "Unrated: a bot is playing, a guest is playing"
     screenshot(host, "lobby-desktop")
     host.get_by_role("button", name="Open the table").click()
     host.wait_for_url("**/t/*/")
     host.get_by_role("heading", name="Waiting for players").wait_for()
     assert host.get_by_role("button", name="Start the match").is_disabled()
+    assert host.locator(".waiting__rated").inner_text() == "Unrated: a bot is playing, a guest is playing"
     # The host's own seat is in the list of seats; a free seat has no made-up initial.
     seats = host.locator("#seats .seat")
     assert seats.count() == 3 and "you" in seats.nth(0).inner_text().lower()
@@ -37,7 +40,7 @@ def test_a_table_opened_in_the_lobby_appears_live_for_a_visitor_who_joins_it(new
     row = visitor.locator(".lobby-table", has_text="Bot (Easy)").first
     row.wait_for()
     text = row.inner_text()
-    for fact in ("Tile Rummy", "2 of 3 seats", "30 s per turn", "Match of 3 games", "Unrated", "Waiting for players"):
+    for fact in ("Tile Rummy", "2 of 3 seats", "30 s per turn", "Match of 3 games", "Unrated: a bot is playing", "Waiting for players"):
         assert fact in text, fact
     screenshot(visitor, "lobby-phone")
 

@@ -7,16 +7,20 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.tables.models import Game, Match, MatchPlayer, Table
 
 
-def make_user(username: str, *, guest: bool = False, **fields: object) -> User:
+def make_user(username: str, *, guest: bool = False, verified: bool = False, **fields: object) -> User:
+    """A user; with `verified`, a verified email address too (SPEC 11: rated play needs one)."""
     user = User(username=username, is_guest=guest, **fields)
     user.set_unusable_password() if guest else user.set_password("a long passphrase 42")
     user.save()
+    if verified:
+        EmailAddress.objects.create(user=user, email=f"{username.lower()}@example.test", verified=True, primary=True)
     return user
 
 

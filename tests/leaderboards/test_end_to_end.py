@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_rated_match_played_at_a_table_moves_the_leaderboard_and_the_profile_chart(client):
-    ana, ben = make_user("ana"), make_user("ben")
+    ana, ben = make_user("ana", verified=True), make_user("ben", verified=True)
     table = tables.table_open(by=ana, game="tile-rummy", seat_count=2)
     tables.table_join(table_id=table.pk, by=ben)
     tables.table_start(table_id=table.pk, by=ana)

@@ -344,7 +344,9 @@ def test_bots_move_through_the_table_due_actions(alice):
 
 
 def test_with_two_players_the_one_who_stays_wins_the_match(alice, bob):
-    table = started(alice, bob)
+    # An unrated table (no timer), where leaving at once is losing; at a rated one it aborts the match
+    # (SPEC 11: tests/tables/test_rated.py).
+    table = started(alice, bob, turn_seconds=0)
     services.table_leave(table_id=table.pk, by=bob)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED

@@ -17,8 +17,8 @@ from apps.engine.fair import FairSeeds
 from apps.engine.game import Randomness, Rules
 from apps.engine.match import Match as EngineMatch
 from apps.engine.match import start_match as engine_start_match
-from apps.tables import fairness
-from apps.tables.models import FairDeal, Game, Match, MatchPlayer, Table
+from apps.tables import fairness, rated
+from apps.tables.models import FairDeal, Game, Match, MatchPlayer, Seat, Table
 from apps.tables.services.rows import bump, rules_of
 
 Due = Table.Due
@@ -115,3 +115,43 @@ def finish_match(table: Table) -> int | None:
     table.status = Table.Status.FINISHED
     table.due_action, table.due_at = Due.NOTHING, None
     return match.pk if match.rated else None
+
+
+def in_abort_window(table: Table) -> bool:
+    """Whether a seat standing up now aborts the table's match (SPEC 11): a rated match whose first game
+    is not dealt yet, or whose human seats have not all made their own turns in it (apps/tables/rated.py)."""
+    match = table.match
+    if table.status != Table.Status.PLAYING or match is None or not match.rated:
+        return False
+    game = table.current_game
+    if game is None:
+        return True  # the players' seeds are being taken: nothing is dealt yet
+    return rated.window_open(
+        table.seating, game.own_turns or (), first_game=game.number == 1, over=game.finished_at is not None
+    )
+
+
+def abort_match(table: Table, seat: Seat, reason: str) -> None:
+    """The match ends here, aborted (SPEC 11): `seat` stood up before the abort window closed. No places,
+    no rating, nothing for the leaderboards; the match says who ended it and why (`reason`, a code of
+    apps/tables/rated.py). The seat is out of the match; the table waits for a rematch or a new match.
+    The caller saves the table and the seating and registers the effects."""
+    match = table.match
+    assert match is not None
+    match.state = EngineMatch.from_dict(match.state).leave(seat.index).to_dict()
+    match.rated = False
+    match.aborted = reason
+    match.aborted_seat = seat.index
+    match.finished_at = timezone.now()
+    match.save(update_fields=["state", "rated", "aborted", "aborted_seat", "finished_at"])
+    seat.left_match = True
+    seat.save(update_fields=["left_match"])
+    MatchPlayer.objects.filter(match=match, seat=seat.index).update(left=True)
+    game = table.current_game
+    if game is not None:
+        game.deadline = None
+        game.draft = None
+        game.save(update_fields=["deadline", "draft"])
+    table.rated = False
+    table.status = Table.Status.FINISHED
+    table.due_action, table.due_at = Due.NOTHING, None

@@ -17,7 +17,6 @@ from apps.tables.services.errors import NotAllowed
 from apps.tables.services.flow import Due, deal_first_game
 from apps.tables.services.rows import bump, is_moderator, lock, save_seating, seat_of, seat_row, seats
 from apps.tables.services.seating import free_seat
-from apps.tables.snapshot import would_be_rated
 
 
 def table_start(*, table_id: int, by: User) -> Match:
@@ -41,21 +40,22 @@ def start(table: Table, rows: list[Seat], now: datetime | None = None) -> Match:
     the match before its first deal."""
     now = now or timezone.now()
     number = Match.objects.filter(table=table).count() + 1
-    rated = would_be_rated(table.seating)
-    waiting = EngineMatch(table.game, table.seat_count, table.match_length, 0, (), (False,) * table.seat_count)
-    match = Match.objects.create(table=table, number=number, game=table.game, state=waiting.to_dict(), rated=rated)
-    MatchPlayer.objects.bulk_create(
-        MatchPlayer(match=match, seat=seat.index, user=seat.user, bot_level=seat.bot_level, name=seat.display_name)
-        for seat in rows
-    )
     for seat in rows:
         if seat.left_match or seat.rematch:
             seat.left_match = False
             seat.rematch = False
             seat.save(update_fields=["left_match", "rematch"])
-    save_seating(table, rows)
+    save_seating(table, rows, starting=True)  # the table is still open: this decides whether the match is rated
+    rated, reasons = table.rated, list(table.unrated_reasons)
+    waiting = EngineMatch(table.game, table.seat_count, table.match_length, 0, (), (False,) * table.seat_count)
+    match = Match.objects.create(
+        table=table, number=number, game=table.game, state=waiting.to_dict(), rated=rated, unrated_reasons=reasons
+    )
+    MatchPlayer.objects.bulk_create(
+        MatchPlayer(match=match, seat=seat.index, user=seat.user, bot_level=seat.bot_level, name=seat.display_name)
+        for seat in rows
+    )
     table.match = match
-    table.rated = rated
     table.status = Table.Status.PLAYING
     table.current_game = None
     fair = fairness.deal_open(match=match, seats=rows, now=now)
@@ -125,8 +125,8 @@ def table_new_match(*, table_id: int, by: User) -> Table:
             stays = seat.bot_level or seat.user_id == by.pk or (seat.rematch and not seat.left_match)
             if not stays and not seat.is_empty:
                 free_seat(seat)
-        save_seating(table, rows)
         table.status = Table.Status.OPEN
+        save_seating(table, rows)
         table.current_game = None
         table.due_action, table.due_at = Due.NOTHING, None
         if all(not seat.is_empty for seat in rows):

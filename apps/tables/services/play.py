@@ -13,17 +13,28 @@ from typing import Any
 
 from django.utils import timezone
 
-from apps.engine.game import Move, Rules
+from apps.engine.game import Leave, Move, Rules
 from apps.engine.match import Match as EngineMatch
-from apps.tables import effects
-from apps.tables.models import MoveLog, Table
+from apps.tables import effects, rated
+from apps.tables.models import Game, MoveLog, Table
 from apps.tables.services import sql
 from apps.tables.services.flow import Due, finish_match, schedule, seconds
 from apps.tables.services.rows import bump
 from rummysite import metrics
 
+Actor = MoveLog.Actor
+
 #: The table's columns a move may change (the others stay as they are: nothing else is written).
 MOVE_FIELDS = ("version", "due_action", "due_at", "status", "updated_at")
+
+
+def counts_own_turns(table: Table, game: Game) -> bool:
+    """Whether the game's own turns are still counted: the first game of a rated match while its abort
+    window is open (from rows already in memory: no query)."""
+    match = table.match
+    if match is None or not match.rated or game.number != 1:
+        return False
+    return rated.window_open(table.seating, game.own_turns or (), first_game=True, over=False)
 
 
 def apply_and_save(
@@ -67,6 +78,13 @@ def apply_and_save(
         game.turn += 1
         game.draft = None
         game_fields.append("draft")
+        if actor == Actor.PLAYER and seat == before_to_move and counts_own_turns(table, game) and not isinstance(move, Leave):
+            # The seat ended its own turn (not autopilot, not a timeout): the abort window's count (SPEC 11),
+            # written in the game's UPDATE below.
+            own = list(game.own_turns or ()) + [0] * (table.seat_count - len(game.own_turns or ()))
+            own[seat] += 1
+            game.own_turns = own
+            game_fields.append("own_turns")
     game.state = rules.to_dict(after)
     rated_match = None
     finished = None

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User
 from apps.engine.errors import EngineError, InvalidMove
 from apps.engine.game import Move, Rules, get_rules
+from apps.tables import rated
 from apps.tables.models import Seat, Table
 from apps.tables.services import sql
 from apps.tables.services.errors import NotAllowed, TableNotFound
@@ -42,9 +43,23 @@ def seats(table: Table) -> list[Seat]:
     )
 
 
-def save_seating(table: Table, seat_rows: list[Seat]) -> None:
-    """Keep `Table.seating` (what moves and viewers read) in step with the seat rows just written."""
+#: The table's columns `save_seating` writes.
+SEATING_FIELDS = ("seating", "rated", "unrated_reasons")
+
+
+def save_seating(table: Table, seat_rows: list[Seat], *, starting: bool = False) -> None:
+    """Keep `Table.seating` (what moves and viewers read) in step with the seat rows just written; before
+    a match, also whether it would be rated and why not (apps/tables/rated.py), which every viewer and the
+    lobby are shown. Once a match has started, `rated` is the match's own (decided at its start, where
+    `starting` is given)."""
     table.seating = seating_of(seat_rows)
+    if table.status == Table.Status.OPEN:
+        judged = rated.judge(
+            [(seat.user, seat.bot_level) for seat in seat_rows if not seat.is_empty],
+            turn_seconds=table.turn_seconds,
+            starting=starting,
+        )
+        table.rated, table.unrated_reasons = judged.rated, list(judged.reasons)
 
 
 def seat_of(table: Table, user: User | None) -> SeatInfo | None:

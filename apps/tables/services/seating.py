@@ -15,13 +15,23 @@ from apps.catalog.data import game_name
 from apps.engine.bots import bot_levels
 from apps.engine.game import Leave, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
-from apps.tables import effects
+from apps.tables import effects, rated
 from apps.tables.models import BotLevel, FairDeal, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.options import MATCH_LENGTHS, PACES
 from apps.tables.services.errors import NotAllowed, TableError
-from apps.tables.services.flow import Due, deal_first_game, finish_match
+from apps.tables.services.flow import Due, abort_match, deal_first_game, finish_match, in_abort_window
 from apps.tables.services.play import apply_and_save
-from apps.tables.services.rows import bump, check_may_sit, is_moderator, lock, rules_of, save_seating, seat_row, seats
+from apps.tables.services.rows import (
+    SEATING_FIELDS,
+    bump,
+    check_may_sit,
+    is_moderator,
+    lock,
+    rules_of,
+    save_seating,
+    seat_row,
+    seats,
+)
 
 Actor = MoveLog.Actor
 
@@ -95,7 +105,7 @@ def table_open(
         ]
         Seat.objects.bulk_create(rows)
         save_seating(table, rows)
-        table.save(update_fields=["seating"])
+        table.save(update_fields=list(SEATING_FIELDS))
         effects.after_commit(table, invitations=[user.pk for user in invite.values()])
     return table
 
@@ -160,7 +170,7 @@ def sit(table: Table, rows: list[Seat], seat: Seat, by: User) -> Seat:
     seat.save(update_fields=["user", "joined_at", "rematch", "invited", "invited_at"])
     save_seating(table, rows)
     bump(table)
-    table.save(update_fields=["version", "seating", "updated_at"])
+    table.save(update_fields=["version", *SEATING_FIELDS, "updated_at"])
     effects.after_commit(table, invitations=[was_invited] if was_invited else [])
     return seat
 
@@ -173,7 +183,7 @@ def invitation_withdraw(table: Table, rows: list[Seat], seat: Seat) -> None:
     seat.save(update_fields=["invited", "invited_at"])
     save_seating(table, rows)
     bump(table)
-    table.save(update_fields=["version", "seating", "updated_at"])
+    table.save(update_fields=["version", *SEATING_FIELDS, "updated_at"])
     effects.after_commit(table, invitations=[user_id] if user_id else [])
 
 
@@ -226,7 +236,8 @@ def _pass_host(table: Table, rows: Sequence[Seat]) -> None:
 
 def table_leave(*, table_id: int, by: User) -> None:
     """Stand up. Before the match: the seat is free again. During a match: out of it (SPEC 3), placed
-    after everyone still in; the rack leaves the game, the melds stay, the others play on."""
+    after everyone still in; the rack leaves the game, the melds stay, the others play on. A rated match
+    left before its abort window closed is aborted (SPEC 11): no places, no rating."""
     with transaction.atomic():
         table = lock(table_id)
         rows = seats(table)
@@ -261,8 +272,17 @@ def seat_kick(*, table_id: int, seat_index: int, by: User) -> None:
 
 
 def remove_seat(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
-    """The seat stands up (the table is locked). During a match it is out of the match; before it (or
-    after it), the seat is free again."""
+    """The seat stands up (the table is locked), whoever stood it up (`actor`: the player, or a moderator).
+    During a match it is out of the match, placed last; in a rated match's abort window (SPEC 11,
+    apps/tables/rated.py) the match is aborted instead. Before a match (or after it), the seat is free again."""
+    if table.status == Table.Status.PLAYING and not seat.left_match and in_abort_window(table):
+        # Before every person at a rated table has played a few turns: the match is aborted, not lost.
+        abort_match(table, seat, rated.ABORT_REMOVED if actor == Actor.MODERATOR else rated.ABORT_LEFT)
+        save_seating(table, rows)
+        bump(table)
+        table.save()
+        effects.after_commit(table)
+        return
     if table.status == Table.Status.PLAYING and table.current_game is None and table.due_action == Due.DEAL:
         # Standing up while the seeds are taken ends the window: the first game is dealt to every seat
         # (game 1 has no absent seats), and the seat then leaves it as it would at any time.

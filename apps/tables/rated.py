@@ -1,0 +1,224 @@
+"""Whether a match is rated, and why not (SPEC 5, 11 and 14): the one place that decides.
+
+`verdict` is the rule, on plain facts about the seats (no database): a seat of a site bot, a guest, a
+bot account among people, a registered person without a verified email address, a table without a turn
+timer, or the same accounts having already played their rated matches of the day together: each makes
+the match unrated, and each goes by its reason code (declared here: the frames carry these codes, the
+pages word them, `apps/tables/ui_strings.py`). Bot accounts alone are rated among themselves, on their
+own board (SPEC 14), without email addresses and without the daily cap on the same opponents.
+
+`judge` gathers those facts for a table's seats from the database (two small queries, only when seats
+change and when a match starts: never on a move) and asks `verdict`.
+
+The abort window (SPEC 11) is decided here too: `window_open` says whether a rated match is still young
+enough that a seat standing up aborts it (no places, no rating) instead of losing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from apps.accounts.models import User
+from apps.bots.selectors import is_bot_account
+from apps.tables.models import AbortReason, Match, MatchPlayer
+
+# Why a match is unrated: the reason codes, in the order the pages list them.
+BOT = "bot"  # a site bot in a seat
+GUEST = "guest"  # a guest account in a seat
+BOT_ACCOUNT = "bot_account"  # bot accounts mixed with people
+UNVERIFIED_EMAIL = "unverified_email"  # a registered person without a verified email address
+NO_TIMER = "no_timer"  # turn_seconds == 0: a loser could stall it for ever
+REPEAT_OPPONENTS = "repeat_opponents"  # the same accounts' rated matches of the last hours are used up
+REASONS = (BOT, GUEST, BOT_ACCOUNT, UNVERIFIED_EMAIL, NO_TIMER, REPEAT_OPPONENTS)
+
+# Why a match was aborted (SPEC 11): the seat stood up itself, or was stood up (a moderator, a ban).
+ABORT_LEFT = AbortReason.LEFT.value
+ABORT_REMOVED = AbortReason.REMOVED.value
+
+
+def repeat_limit() -> int:
+    """How many rated matches the same accounts may start together within `repeat_window()`."""
+    return int(getattr(settings, "RATED_REPEAT_LIMIT", 3))
+
+
+def repeat_window() -> timedelta:
+    return timedelta(hours=float(getattr(settings, "RATED_REPEAT_HOURS", 24)))
+
+
+def abort_turns() -> int:
+    """How many turns of its own every human seat plays in the first game before the abort window closes."""
+    return int(getattr(settings, "RATED_ABORT_TURNS", 3))
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    """What the rule needs to know of one taken seat."""
+
+    user_id: int | None = None
+    bot: bool = False  # a site bot
+    guest: bool = False
+    bot_account: bool = False
+    verified: bool = False  # the account has a verified email address
+
+
+@dataclass(frozen=True)
+class Verdict:
+    rated: bool
+    reasons: tuple[str, ...] = ()
+    among_bots: bool = False  # rated on the bot accounts' own board
+
+
+def verdict(seats: Sequence[SeatFacts], *, turn_seconds: int, earlier: int = 0, limit: int | None = None) -> Verdict:
+    """Whether a match of these seats would be rated, and every reason it would not. `earlier`: the rated
+    matches the same accounts already started together within the window; `limit`: how many they may
+    (`repeat_limit()` when not given).
+
+    >>> alice, bob = SeatFacts(1, verified=True), SeatFacts(2, verified=True)
+    >>> verdict([alice, bob], turn_seconds=60)
+    Verdict(rated=True, reasons=(), among_bots=False)
+    >>> verdict([alice, SeatFacts(bot=True)], turn_seconds=0).reasons
+    ('bot', 'no_timer')
+    >>> verdict([alice, SeatFacts(3, guest=True)], turn_seconds=60).reasons
+    ('guest',)
+    >>> verdict([alice, SeatFacts(2)], turn_seconds=60).reasons
+    ('unverified_email',)
+    >>> verdict([alice, bob], turn_seconds=60, earlier=3, limit=3).reasons
+    ('repeat_opponents',)
+    >>> verdict([alice, SeatFacts(4, bot_account=True)], turn_seconds=60).reasons
+    ('bot_account',)
+
+    Bot accounts alone need no email address, nor a daily cap (their board is made of such matches):
+
+    >>> verdict([SeatFacts(4, bot_account=True), SeatFacts(5, bot_account=True)], turn_seconds=60, earlier=9)
+    Verdict(rated=True, reasons=(), among_bots=True)
+    """
+    limit = repeat_limit() if limit is None else limit
+    found: set[str] = set()
+    accounts = [seat for seat in seats if seat.bot_account]
+    among_bots = bool(seats) and len(accounts) == len(seats)
+    if any(seat.bot for seat in seats):
+        found.add(BOT)
+    if any(seat.guest for seat in seats):
+        found.add(GUEST)
+    if accounts and any(not seat.bot and not seat.bot_account for seat in seats):
+        found.add(BOT_ACCOUNT)
+    if any(not seat.bot and not seat.guest and not seat.bot_account and not seat.verified for seat in seats):
+        found.add(UNVERIFIED_EMAIL)
+    if not turn_seconds:
+        found.add(NO_TIMER)
+    if not among_bots and earlier >= limit:
+        found.add(REPEAT_OPPONENTS)
+    reasons = tuple(code for code in REASONS if code in found)
+    return Verdict(not reasons, reasons, among_bots=among_bots and not reasons)
+
+
+def verified_user_ids(user_ids: Iterable[int | None]) -> set[int]:
+    """Which of these accounts have a verified email address (allauth's; one query)."""
+    wanted = {user_id for user_id in user_ids if user_id is not None}
+    if not wanted:
+        return set()
+    return set(EmailAddress.objects.filter(user_id__in=wanted, verified=True).values_list("user_id", flat=True))
+
+
+def facts_of(seats: Iterable[tuple[Any, str]]) -> list[SeatFacts]:
+    """The facts of taken seats given as (user or None, site bot level): one query for the emails. The
+    users are read with their bot account (`select_related("bot_account")`), as the seat rows are."""
+    seats = list(seats)
+    verified = verified_user_ids(user.pk for user, _level in seats if user is not None)
+    return [
+        SeatFacts(bot=True)
+        if level
+        else SeatFacts(user.pk, guest=bool(user.is_guest), bot_account=is_bot_account(user), verified=user.pk in verified)
+        for user, level in seats
+        if user is not None or level
+    ]
+
+
+def earlier_rated(user_ids: Sequence[int], *, now: datetime | None = None) -> int:
+    """The rated matches that started within the window among exactly these accounts (one query, from
+    the first account's matches by the players' index)."""
+    if not user_ids:
+        return 0
+    ids = sorted(set(user_ids))
+    since = (now or timezone.now()) - repeat_window()
+    return (
+        Match.objects.filter(
+            pk__in=MatchPlayer.objects.filter(user_id=ids[0]).values("match_id"), rated=True, started_at__gte=since
+        )
+        .annotate(seats=Count("players"), among=Count("players", filter=Q(players__user_id__in=ids)))
+        .filter(seats=len(ids), among=len(ids))
+        .count()
+    )
+
+
+def judge(
+    seats: Iterable[tuple[Any, str]], *, turn_seconds: int, now: datetime | None = None, starting: bool = False
+) -> Verdict:
+    """The verdict on these taken seats (user or None, site bot level) at a table of that pace, from the
+    database: the daily cap is counted only for a table that would otherwise be rated. `starting`: the
+    match starts on this verdict, so the accounts' rows are locked (in id order) before the count, and two
+    tables of the same accounts starting at the same moment count each other (the caller's transaction
+    holds the locks until the new match is saved)."""
+    facts = facts_of(seats)
+    first = verdict(facts, turn_seconds=turn_seconds)
+    if not first.rated or first.among_bots:
+        return first
+    user_ids = sorted(seat.user_id for seat in facts if seat.user_id is not None)
+    if starting:
+        list(User.objects.select_for_update().filter(pk__in=user_ids).order_by("pk").values_list("pk", flat=True))
+    earlier = earlier_rated(user_ids, now=now)
+    return verdict(facts, turn_seconds=turn_seconds, earlier=earlier)
+
+
+def seating_verdict(seating: Sequence[dict[str, Any]], *, turn_seconds: int) -> Verdict:
+    """The verdict read from a table's `seating` alone (no query), for a bot account weighing an
+    invitation: with a bot account seated, only a table of bot accounts can be rated, and those need no
+    email address nor count their matches together, so the facts `seating` lacks change nothing but the
+    list of reasons of a table of people (where the email check is left out)."""
+    facts = [
+        SeatFacts(
+            seat.get("user_id"),
+            bot=bool(seat.get("bot")),
+            guest=bool(seat.get("guest")),
+            bot_account=bool(seat.get("bot_account")),
+            verified=True,
+        )
+        for seat in seating
+        if not seat.get("empty")
+    ]
+    return verdict(facts, turn_seconds=turn_seconds)
+
+
+def window_open(seating: Sequence[dict[str, Any]], own_turns: Sequence[int], *, first_game: bool, over: bool) -> bool:
+    """Whether a rated match is still in its abort window (SPEC 11): in the first game (or before it is
+    dealt), while some human seat has made fewer than `abort_turns()` turns of its own (autopilot and
+    timeout turns are not its own). Once the first game is over the window is closed. Seats of bot
+    accounts are not human seats: a match among bot accounts has no window.
+
+    >>> people = [{"bot": None, "bot_account": False}, {"bot": None, "bot_account": False}]
+    >>> window_open(people, [3, 2], first_game=True, over=False)
+    True
+    >>> window_open(people, [3, 3], first_game=True, over=False)
+    False
+    >>> window_open(people, [], first_game=True, over=False)
+    True
+    >>> window_open(people, [0, 0], first_game=False, over=False)
+    False
+    >>> window_open([{"bot": None, "bot_account": True}] * 2, [0, 0], first_game=True, over=False)
+    False
+    """
+    if not first_game or over:
+        return False
+    needed = abort_turns()
+    counts = list(own_turns) + [0] * (len(seating) - len(own_turns))
+    return any(
+        counts[index] < needed for index, seat in enumerate(seating) if not seat.get("bot") and not seat.get("bot_account")
+    )
