@@ -1,7 +1,8 @@
 """Whether a match is rated, and why not (SPEC 5, 11 and 14): the one place that decides.
 
 `verdict` is the rule, on plain facts about the seats (no database): a seat of a site bot, a guest, a
-bot account among people, a registered person without a verified email address, a table without a turn
+bot account among people, a registered person without a verified email address, an account a moderator
+marked as a booster (barred from rated play), a table without a turn
 timer, or the same accounts having already played their rated matches of the day together: each makes
 the match unrated, and each goes by its reason code (declared here: the frames carry these codes, the
 pages word them, `apps/tables/ui_strings.py`). Bot accounts alone are rated among themselves, on their
@@ -27,6 +28,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.accounts.selectors import is_booster
 from apps.bots.selectors import is_bot_account
 from apps.tables.models import AbortReason, Match, MatchPlayer
 
@@ -37,7 +39,8 @@ BOT_ACCOUNT = "bot_account"  # bot accounts mixed with people
 UNVERIFIED_EMAIL = "unverified_email"  # a registered person without a verified email address
 NO_TIMER = "no_timer"  # turn_seconds == 0: a loser could stall it for ever
 REPEAT_OPPONENTS = "repeat_opponents"  # the same accounts' rated matches of the last hours are used up
-REASONS = (BOT, GUEST, BOT_ACCOUNT, UNVERIFIED_EMAIL, NO_TIMER, REPEAT_OPPONENTS)
+BARRED = "barred"  # an account a moderator marked as a booster: barred from rated play (SPEC 11)
+REASONS = (BOT, GUEST, BOT_ACCOUNT, UNVERIFIED_EMAIL, BARRED, NO_TIMER, REPEAT_OPPONENTS)
 
 # Why a match was aborted (SPEC 11): the seat stood up itself, or was stood up (a moderator, a ban).
 ABORT_LEFT = AbortReason.LEFT.value
@@ -67,6 +70,7 @@ class SeatFacts:
     guest: bool = False
     bot_account: bool = False
     verified: bool = False  # the account has a verified email address
+    barred: bool = False  # marked as a booster (apps/accounts/selectors.py)
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,8 @@ def verdict(seats: Sequence[SeatFacts], *, turn_seconds: int, earlier: int = 0, 
     ('repeat_opponents',)
     >>> verdict([alice, SeatFacts(4, bot_account=True)], turn_seconds=60).reasons
     ('bot_account',)
+    >>> verdict([alice, SeatFacts(5, verified=True, barred=True)], turn_seconds=60).reasons
+    ('barred',)
 
     Bot accounts alone need no email address, nor a daily cap (their board is made of such matches):
 
@@ -112,6 +118,8 @@ def verdict(seats: Sequence[SeatFacts], *, turn_seconds: int, earlier: int = 0, 
         found.add(BOT_ACCOUNT)
     if any(not seat.bot and not seat.guest and not seat.bot_account and not seat.verified for seat in seats):
         found.add(UNVERIFIED_EMAIL)
+    if any(seat.barred for seat in seats):
+        found.add(BARRED)
     if not turn_seconds:
         found.add(NO_TIMER)
     if not among_bots and earlier >= limit:
@@ -136,7 +144,13 @@ def facts_of(seats: Iterable[tuple[Any, str]]) -> list[SeatFacts]:
     return [
         SeatFacts(bot=True)
         if level
-        else SeatFacts(user.pk, guest=bool(user.is_guest), bot_account=is_bot_account(user), verified=user.pk in verified)
+        else SeatFacts(
+            user.pk,
+            guest=bool(user.is_guest),
+            bot_account=is_bot_account(user),
+            verified=user.pk in verified,
+            barred=is_booster(user),
+        )
         for user, level in seats
         if user is not None or level
     ]

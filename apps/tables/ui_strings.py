@@ -27,6 +27,7 @@ def unrated_reasons() -> dict[str, str]:
         rated.GUEST: _("a guest is playing"),
         rated.BOT_ACCOUNT: _("a bot account is playing with people"),
         rated.UNVERIFIED_EMAIL: _("a player has not verified their email address"),
+        rated.BARRED: _("a player is barred from rated play"),
         rated.NO_TIMER: _("there is no turn timer"),
         # SPEC 11: only the first few rated matches a day among the same players (RATED_REPEAT_LIMIT).
         rated.REPEAT_OPPONENTS: _("these players have already played as many rated matches together as a day allows"),

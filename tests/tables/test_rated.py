@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.accounts.services import user_mark_booster
 from apps.engine.game import get_rules
 from apps.leaderboards.models import AppliedMatch, Rating, RatingChange
 from apps.leaderboards.tasks import rate_match
@@ -201,6 +202,15 @@ def test_an_unverified_email_makes_the_table_unrated_and_a_verified_one_rated(al
     table.refresh_from_db()
     assert table.rated and table.unrated_reasons == []
     assert services.table_start(table_id=table.pk, by=alice).rated
+
+
+def test_an_account_marked_as_a_booster_plays_only_unrated(alice, bob):
+    user_mark_booster(user_id=bob.pk)
+    bob.refresh_from_db()
+    table = table_of(alice, bob)
+    assert not table.rated and table.unrated_reasons == [rated.BARRED]
+    assert frame_for_user(table.pk, None)["table"]["unrated"] == ["barred"]
+    assert not services.table_start(table_id=table.pk, by=alice).rated
 
 
 def test_every_reason_is_listed(alice):
