@@ -18,10 +18,22 @@ from apps.engine.match import Match as EngineMatch
 from apps.tables import effects
 from apps.tables.models import BotLevel, FairDeal, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.options import MATCH_LENGTHS, PACES
-from apps.tables.services.errors import NotAllowed, TableError
+from apps.tables.services.errors import NotAllowed, TableError, TableNotFound
 from apps.tables.services.flow import Due, deal_first_game, finish_match
 from apps.tables.services.play import apply_and_save
-from apps.tables.services.rows import bump, check_may_sit, is_moderator, lock, rules_of, save_seating, seat_row, seats
+from apps.tables.services.rows import (
+    bump,
+    check_host_limit,
+    check_may_sit,
+    check_seat_limit,
+    is_moderator,
+    lock,
+    no_such_table,
+    rules_of,
+    save_seating,
+    seat_row,
+    seats,
+)
 
 Actor = MoveLog.Actor
 
@@ -39,8 +51,11 @@ def table_open(
 ) -> Table:
     """Open a table; its host (`by`) sits in seat 0, `bots[i]` ("easy", "hard" or "") in seat i + 1, and
     `invite[i]`, a bot account, is invited into seat i (SPEC 14: the seat is kept for it until it accepts
-    or declines)."""
+    or declines). A user hosts at most a few tables that have not started, and sits at a few at once
+    (SPEC 11: rows.check_host_limit, rows.check_seat_limit)."""
     check_may_sit(by)
+    check_host_limit(by)
+    check_seat_limit(by)
     invite = dict(invite or {})
     if not is_available(game):
         raise TableError(_("There is no game called %(game)r.") % {"game": game})
@@ -119,20 +134,23 @@ def check_invitations(by: User, invite: Mapping[int, User], levels: Sequence[str
 def table_join(*, table_id: int, by: User, seat_index: int | None = None, invite_token: str = "") -> Seat:
     """Sit at an open table: the given empty seat, or the first one. A seat kept for an invited bot account
     is its own (joining there is accepting); a bot account sits only where it is invited, at a private
-    table it has the link of, or among bot accounts (SPEC 14: never at a table of people unasked)."""
+    table it has the link of, or among bot accounts (SPEC 14: never at a table of people unasked). A
+    private table is, to anyone without its link, a table that does not exist: the same refusal, word for
+    word (SPEC 11)."""
     check_may_sit(by)
     with transaction.atomic():
         table = lock(table_id)
-        if table.status != Table.Status.OPEN:
-            raise NotAllowed(_("This table is not taking players."))
         rows = seats(table)
         invited = next((seat for seat in rows if seat.invited_id == by.pk), None)
         holds_link = table.private and secrets.compare_digest(invite_token or "", table.invite_token)
-        if table.private and invited is None and not holds_link:
-            raise NotAllowed(_("This table is private: you need its invite link."))
+        if table.private and invited is None and not holds_link and seat_row(rows, by) is None and not is_moderator(by):
+            raise TableNotFound(no_such_table(table_id))
+        if table.status != Table.Status.OPEN:
+            raise NotAllowed(_("This table is not taking players."))
         if seat_row(rows, by) is not None:
             raise NotAllowed(_("You already have a seat at this table."))
         if invited is not None and seat_index in (None, invited.index):
+            check_seat_limit(by)
             return sit(table, rows, invited, by)
         if is_bot_account(by) and not holds_link and not all(is_bot_account(seat.user) for seat in rows if seat.user_id):
             raise NotAllowed(_("A bot account sits at a table of people only when it is invited."))
@@ -146,6 +164,7 @@ def table_join(*, table_id: int, by: User, seat_index: int | None = None, invite
                 raise NotAllowed(_("That seat is taken."))
         if not empty:
             raise NotAllowed(_("This table is full."))
+        check_seat_limit(by)
         return sit(table, rows, empty[0], by)
 
 
@@ -192,6 +211,7 @@ def invitation_accept(*, table_id: int, by: User) -> Seat:
     with transaction.atomic():
         table = lock(table_id)
         rows, seat = _invited(table, by)
+        check_seat_limit(by)
         return sit(table, rows, seat, by)
 
 
