@@ -22,6 +22,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Sequence
+
 from django.conf import settings
 
 from apps.live import loop

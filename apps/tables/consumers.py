@@ -159,10 +159,13 @@ class TableSocket(Endpoint):
 
 
 def _watchable_version(table_id: int, user: Any, invite: str) -> int | None:
-    """The table's version if this viewer may watch it; None if not (or if there is no such table)."""
+    """The table's version if this viewer may watch it; None if not (or if there is no such table). An
+    unstarted table is stamped as watched (SPEC 11: one nobody looks at closes)."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not may_watch(table, user, invite):
         return None
+    if table.status == Table.Status.OPEN:
+        services.tables_watched([table.pk])
     return table.version
 
 

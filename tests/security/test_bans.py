@@ -16,8 +16,8 @@ from apps.accounts import services as accounts
 from apps.accounts.models import User
 from apps.tables import services
 from apps.tables.models import Seat, Table
-from tests.tables.helpers import make_user
 from rummysite.asgi import application
+from tests.tables.helpers import make_user
 from tests.tables.test_consumers import HOST, ORIGIN, codes_until_closed, connect, receive, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -37,6 +37,9 @@ from apps.tables.services.rows import (
 
 Actor = MoveLog.Actor
 
+#: Table.closed_reason of a playing table whose last person left (only site bots were left).
+NO_HUMAN = "no_human"
+
 
 def table_open(
     *,
@@ -282,7 +285,12 @@ def seat_kick(*, table_id: int, seat_index: int, by: User) -> None:
 
 def remove_seat(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
     """The seat stands up (the table is locked). During a match it is out of the match; before it (or
-    after it), the seat is free again."""
+    after it), the seat is free again. A match left to site bots alone closes (SPEC 11)."""
+    stand_up(table, rows, seat, actor=actor)
+    close_if_no_human(table, rows)
+
+
+def stand_up(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
     if table.status == Table.Status.PLAYING and table.current_game is None and table.due_action == Due.DEAL:
         # Standing up while the seeds are taken ends the window: the first game is dealt to every seat
         # (game 1 has no absent seats), and the seat then leaves it as it would at any time.
@@ -334,12 +342,31 @@ def table_close(*, table_id: int, by: User, reason: str = "") -> None:
                 raise NotAllowed(_("Only the host or a moderator can close a table."))
             if table.status == Table.Status.PLAYING:
                 raise NotAllowed(_("A match is in progress: stand up to leave it."))
-        if table.status == Table.Status.PLAYING and table.match_id is not None:
-            Match.objects.filter(pk=table.match_id).update(finished_at=timezone.now(), rated=False)
-        invited = list(Seat.objects.filter(table=table, invited__isnull=False).values_list("invited_id", flat=True))
-        table.status = Table.Status.CLOSED
-        table.closed_reason = reason or ("moderator" if is_moderator(by) else "host")
-        table.due_action, table.due_at = Due.NOTHING, None
-        bump(table)
-        table.save()
-        effects.after_commit(table, invitations=invited)
+        close(table, reason or ("moderator" if is_moderator(by) else "host"))
+
+
+def close(table: Table, reason: str) -> None:
+    """Close the locked table (a match in progress is abandoned: not rated); the lobby and the invited bot
+    accounts hear of it after the commit."""
+    if table.status == Table.Status.PLAYING and table.match_id is not None:
+        Match.objects.filter(pk=table.match_id, finished_at__isnull=True).update(finished_at=timezone.now(), rated=False)
+    invited = list(Seat.objects.filter(table=table, invited__isnull=False).values_list("invited_id", flat=True))
+    table.status = Table.Status.CLOSED
+    table.closed_reason = reason
+    table.due_action, table.due_at = Due.NOTHING, None
+    bump(table)
+    table.save()
+    effects.after_commit(table, invitations=invited)
+
+
+def has_human(rows: Sequence[Seat]) -> bool:
+    """Whether anyone (a person or a bot account, not a site bot) is still in the table's match or seat."""
+    return any(seat.user_id is not None and not seat.left_match for seat in rows)
+
+
+def close_if_no_human(table: Table, rows: Sequence[Seat]) -> bool:
+    """SPEC 11: bots never play on alone. A playing table whose last player left closes (the locked table)."""
+    if table.status != Table.Status.PLAYING or has_human(rows):
+        return False
+    close(table, NO_HUMAN)
+    return True
