@@ -32,11 +32,15 @@ class GuestConvertForm(forms.Form):
     def clean_username(self) -> str:
         return get_adapter().clean_username(self.cleaned_data["username"])
 
+    #: Whether the address already belongs to an account. The form never says so (SPEC 11: allauth's
+    #: enumeration prevention): the view keeps the guest's account without it and mails the owner instead.
+    email_taken = False
+
     def clean_email(self) -> str:
         email = get_adapter().clean_email(self.cleaned_data["email"])
-        taken = EmailAddress.objects.filter(email__iexact=email).exists() or User.objects.filter(email__iexact=email).exists()
-        if taken:
-            raise forms.ValidationError(_("An account already uses this email address. Sign in to it instead."))
+        self.email_taken = (
+            EmailAddress.objects.filter(email__iexact=email).exists() or User.objects.filter(email__iexact=email).exists()
+        )
         return email
 
     def clean(self) -> dict[str, Any]:

@@ -103,7 +103,8 @@ def guest_login(request: HttpRequest) -> User:
 
 def guest_convert(*, user_id: int, username: str, email: str, password: str) -> User:
     """Turn a guest into a registered account in place (same row, so its history stays its own).
-    The caller has validated the values (the form uses allauth's own username and password checks)."""
+    The caller has validated the values (the form uses allauth's own username and password checks). An
+    empty `email` keeps the account without one (the address given belonged to another account)."""
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
         if not user.is_guest:
@@ -113,7 +114,8 @@ def guest_convert(*, user_id: int, username: str, email: str, password: str) -> 
         user.is_guest = False
         user.set_password(password)
         user.save()
-        EmailAddress.objects.create(user=user, email=email, primary=True, verified=False)
+        if email:
+            EmailAddress.objects.create(user=user, email=email, primary=True, verified=False)
     return user
 
 
