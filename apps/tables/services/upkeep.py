@@ -35,9 +35,14 @@ def unwatched_after() -> timedelta:
     return timedelta(seconds=float(getattr(settings, "TABLE_UNWATCHED_CLOSE_SECONDS", 600)))
 
 
+def stamp_every() -> timedelta:
+    """How old a stamp must be to be written again: a minute, or a quarter of a shorter close window."""
+    return min(STAMP_EVERY, unwatched_after() / 4)
+
+
 def tables_watched(table_ids: Sequence[int], *, now: datetime | None = None) -> int:
-    """Sockets watch these tables now: stamp the unstarted ones whose stamp is older than STAMP_EVERY (one
-    statement, no lock, no version: a stamp is nobody's state)."""
+    """Sockets watch these tables now: stamp the unstarted ones whose stamp is older than `stamp_every()`
+    (one statement, no lock, no version: a stamp is nobody's state)."""
     if not table_ids:
         return 0
     now = now or timezone.now()
@@ -45,7 +50,7 @@ def tables_watched(table_ids: Sequence[int], *, now: datetime | None = None) -> 
     return (
         Table.objects.filter(pk__in=list(table_ids), status=Table.Status.OPEN)
         .alias(seen=stale)
-        .filter(seen__lt=now - STAMP_EVERY)
+        .filter(seen__lt=now - stamp_every())
         .update(watched_at=now)
     )
 
