@@ -18,8 +18,7 @@ from django.conf import settings  # noqa: E402
 
 from apps.accounts import sockets  # noqa: E402
 from apps.bots.asgi import BearerTokenMiddleware  # noqa: E402
-from apps.live import loop  # noqa: E402
-from apps.live.owners import Owners  # noqa: E402
+from apps.live import loop, owners  # noqa: E402
 from rummysite import metrics  # noqa: E402
 from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
 from rummysite.embedded import start_embedded_worker  # noqa: E402
@@ -36,8 +35,11 @@ sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL)
 # the token is its user, and it needs no Origin; every other socket keeps the Origin rule and the session.
 # Behind either door every socket has an owner (apps/live/owners.py): a barred account is refused, the
 # limits per user and per address hold, and a ban or a sign-out closes the sockets at once.
-def endpoints() -> Owners:
-    return Owners(URLRouter(websocket_urlpatterns), refuse=sockets.refusal, explain=sockets.explain)
+def endpoints() -> owners.Owners:
+    return owners.Owners(URLRouter(websocket_urlpatterns), refuse=sockets.refusal, explain=sockets.explain)
+
+
+owners.check_with(sockets.barred_among)  # the backstop: every process checks its sockets' users now and then
 
 
 router = TrustedProxyMiddleware(

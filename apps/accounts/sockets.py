@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from apps.accounts.bans import barred_message, barred_wording, why_barred
@@ -31,13 +33,27 @@ def explain(code: str, detail: dict[str, Any]) -> str:
     return barred_wording(code, detail.get("until"))
 
 
-def tell_barred(user: User) -> None:
-    """Close every socket of the barred user, on every process."""
+def told(user: User) -> dict[str, Any] | None:
+    """What a barred user's sockets are told (as published on the bus), or None if the user may act."""
     code = why_barred(user)
     if code is None:
-        return
+        return None
     until = user.banned_until.isoformat() if user.banned_until is not None else None
-    owners.tell_user(user.pk, close=owners.BARRED, code=code, detail={"until": until})
+    return {"close": owners.BARRED, "code": code, "detail": {"until": until}}
+
+
+def tell_barred(user: User) -> None:
+    """Close every socket of the barred user, on every process."""
+    data = told(user)
+    if data is not None:
+        owners.tell_user(user.pk, close=data["close"], code=data["code"], detail=data["detail"])
+
+
+def barred_among(user_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Of these users (with open sockets), the barred ones and what they are told: one query (the
+    backstop of a lost message: apps/live/owners.py)."""
+    barred = User.objects.filter(Q(is_active=False) | Q(banned_until__gt=timezone.now()), pk__in=user_ids)
+    return {user.pk: data for user in barred if (data := told(user)) is not None}
 
 
 def tell_signed_out(session_key: str) -> None:

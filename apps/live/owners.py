@@ -15,6 +15,10 @@ process, `tell_user(user_id, ...)` and `tell_session(session_key, ...)` publish 
 user (that session) is sent an `error` frame with the code (worded by `explain(code, detail)` in the
 socket's own language: what is published carries no words) and closed with the close code; the
 endpoint behind it sees an ordinary disconnect, and whatever it sends after that is dropped.
+
+Pub/sub keeps nothing, so a process that missed a ban (Redis was restarting) finds it itself: every
+CHECK_SECONDS it asks `check_with`'s function about the users of its open sockets, in one query, and
+closes those it names the same way.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,9 +35,10 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from apps.live import quota
+from apps.live import loop, quota
 from apps.live.bus import bus
 from apps.live.language import language_of
+from apps.live.threads import db
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +52,40 @@ BARRED = 4403
 SIGNED_OUT = 4401
 TOO_MANY = 4429
 TOO_MANY_SOCKETS = "too_many_sockets"
+#: How often each process checks the users of its open sockets (the backstop of a lost message).
+CHECK_SECONDS = 30.0
+
+#: Given user ids, the ones whose sockets must close, each with its message's data ({"close", "code",
+#: "detail"}, as `tell_user` publishes it).
+Checker = Callable[[list[int]], dict[int, dict[str, Any]]]
+_checker: list[Checker] = []
+_open: weakref.WeakSet[Connection] = weakref.WeakSet()
+
+
+def check_with(checker: Checker) -> None:
+    """Name the function that finds barred users among those with open sockets (set once, by the site)."""
+    _checker[:] = [checker]
+
+
+async def check_open_sockets() -> None:
+    """One check of this process's open sockets (what `check_forever` runs)."""
+    connections = [connection for connection in list(_open) if connection.user_id is not None]
+    if not connections or not _checker:
+        return
+    found = await db(_checker[0])(sorted({connection.user_id for connection in connections}))  # type: ignore[misc]
+    for connection in connections:
+        data = found.get(connection.user_id)  # type: ignore[arg-type]
+        if data is not None:
+            await connection.tell(data)
+
+
+async def check_forever() -> None:
+    while True:
+        await asyncio.sleep(CHECK_SECONDS)
+        try:
+            await check_open_sockets()
+        except Exception as error:  # the database is away for a moment: the next check retries
+            log.warning("Checking the owners of the open sockets failed: %s: %s", type(error).__name__, error)
 
 
 @dataclass(frozen=True)
@@ -99,6 +139,7 @@ class Connection:
     send_outer: Callable[[Message], Awaitable[None]]
     language: str
     explain: Callable[[str, dict[str, Any]], str]
+    user_id: int | None = None
     connect: Message | None = None
     closed: bool = False
     told: asyncio.Event = field(default_factory=asyncio.Event)
@@ -192,7 +233,8 @@ class Owners:
             await send({"type": "websocket.send", "text": _error_text(told.code, told.message)})
             await send({"type": "websocket.close", "code": told.close})
             return
-        connection = Connection(receive, send, language, self.explain, connect=first)
+        connection = Connection(receive, send, language, self.explain, user_id=user_id, connect=first)
+        _open.add(connection)
         topics = ([user_topic(user_id)] if user_id is not None else []) + (
             [session_topic(session_key)] if session_key else []
         )
@@ -204,6 +246,7 @@ class Owners:
             for topic in topics:
                 bus().unlisten(topic, connection.hear)
             connection.end()
+            _open.discard(connection)
             if keys:
                 quota.counter().release(keys)
 
@@ -212,3 +255,6 @@ def _too_many(key: str, cap: int) -> str:
     if key.startswith("u:"):
         return _("You have %(n)s connections open already: close a tab and try again.") % {"n": cap}
     return _("Your network address has %(n)s connections open already: close a tab and try again.") % {"n": cap}
+
+
+loop.on_start(check_forever)

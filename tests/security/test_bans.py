@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from apps.accounts import services as accounts
 from apps.accounts.models import User
+from apps.live import owners
 from apps.tables import services
 from apps.tables.models import Seat, Table
 from rummysite.asgi import application
@@ -171,3 +172,14 @@ async def test_signing_out_closes_that_sessions_sockets_only():
     await other_session.disconnect()
 
 
+
+
+async def test_a_ban_whose_message_was_lost_is_found_by_the_processs_own_check():
+    user, table = await db(playing_with_bot)("mallory")
+    socket = await connect(f"/ws/tables/{table.pk}/", user)
+    await receive(socket)
+    # Saved without a signal, as if the bus had lost the message.
+    await db(User.objects.filter(pk=user.pk).update)(banned_until=timezone.now() + timedelta(days=1))
+    await owners.check_open_sockets()
+    codes, close = await closing(socket)
+    assert close == 4403 and codes[-1] == "banned"
