@@ -15,7 +15,17 @@ from apps.tables import effects, fairness
 from apps.tables.models import FairDeal, Match, MatchPlayer, Seat, Table
 from apps.tables.services.errors import NotAllowed
 from apps.tables.services.flow import Due, deal_first_game
-from apps.tables.services.rows import bump, check_may_act, is_moderator, lock, save_seating, seat_of, seat_row, seats
+from apps.tables.services.rows import (
+    bump,
+    check_host_limit,
+    check_may_act,
+    is_moderator,
+    lock,
+    save_seating,
+    seat_of,
+    seat_row,
+    seats,
+)
 from apps.tables.services.seating import free_seat
 from apps.tables.snapshot import would_be_rated
 
@@ -136,6 +146,7 @@ def table_new_match(*, table_id: int, by: User) -> Table:
         if all(not seat.is_empty for seat in rows):
             start(table, rows)
         else:
+            check_host_limit(by)  # it waits for players: one more unstarted table of this host
             bump(table)
             table.save()
             effects.after_commit(table)
