@@ -108,12 +108,16 @@ def session_topic(session_key: str) -> str:
 
 def tell_user(user_id: int, *, close: int, code: str, detail: dict[str, Any] | None = None) -> None:
     """Close every socket of the user, on every process (any thread; after the commit that decided it)."""
-    bus().publish(user_topic(user_id), json.dumps({"close": close, "code": code, "detail": detail or {}}))
+    _tell(user_topic(user_id), close, code, detail)
 
 
 def tell_session(session_key: str, *, close: int, code: str, detail: dict[str, Any] | None = None) -> None:
     """Close every socket of one session (a sign-out), on every process."""
-    bus().publish(session_topic(session_key), json.dumps({"close": close, "code": code, "detail": detail or {}}))
+    _tell(session_topic(session_key), close, code, detail)
+
+
+def _tell(topic: str, close: int, code: str, detail: dict[str, Any] | None) -> None:
+    bus().publish(topic, json.dumps({"close": close, "code": code, "detail": detail or {}}))
 
 
 def _error_text(code: str, message: str) -> str:
