@@ -159,8 +159,9 @@ class Connection:
             if self.pending is None:
                 self.pending = asyncio.ensure_future(self.receive_outer())
             waiter = asyncio.ensure_future(self.told.wait())
+            either: set[asyncio.Future[Any]] = {self.pending, waiter}
             try:
-                await asyncio.wait({self.pending, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
             finally:
                 waiter.cancel()
             if self.pending.done():

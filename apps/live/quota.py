@@ -22,6 +22,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from django.conf import settings
 
@@ -132,7 +133,7 @@ class RedisCounts(Counts):
 
     def _beat(self) -> None:
         with self._lock:
-            local = {key: count for key, count in self.local.items() if count > 0}
+            local: dict[Any, Any] = {key: count for key, count in self.local.items() if count > 0}
         mine = self.hash_of(self.process)
         pipe = self.client.pipeline()
         pipe.delete(mine)
