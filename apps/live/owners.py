@@ -137,7 +137,8 @@ def owner_of(scope: Scope) -> tuple[int | None, str | None, str | None]:
 
 @dataclass(eq=False)
 class Connection:
-    """One accepted socket, between the server and its endpoint."""
+    """One accepted socket, between the server and its endpoint: what the server sends in is passed on
+    through `inbox` (by one task of the connection's own), so that being told can end it at any moment."""
 
     receive_outer: Callable[[], Awaitable[Message]]
     send_outer: Callable[[Message], Awaitable[None]]
@@ -146,28 +147,23 @@ class Connection:
     user_id: int | None = None
     connect: Message | None = None
     closed: bool = False
-    told: asyncio.Event = field(default_factory=asyncio.Event)
-    close_code: int = 1000
-    pending: asyncio.Future[Message] | None = None
+    inbox: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
+    pump: asyncio.Task[None] | None = None
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def receive(self) -> Message:
         if self.connect is not None:
             message, self.connect = self.connect, None
+            self.pump = asyncio.ensure_future(self._pump())
             return message
-        if not self.told.is_set():
-            if self.pending is None:
-                self.pending = asyncio.ensure_future(self.receive_outer())
-            waiter = asyncio.ensure_future(self.told.wait())
-            either: set[asyncio.Future[Any]] = {self.pending, waiter}
-            try:
-                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                waiter.cancel()
-            if self.pending.done():
-                message, self.pending = self.pending.result(), None
-                return message
-        return {"type": "websocket.disconnect", "code": self.close_code}
+        return await self.inbox.get()
+
+    async def _pump(self) -> None:
+        while True:
+            message = await self.receive_outer()
+            self.inbox.put_nowait(message)
+            if message.get("type") == "websocket.disconnect":
+                return
 
     async def send(self, message: Message) -> None:
         if self.closed:
@@ -188,17 +184,17 @@ class Connection:
         with translation.override(self.language):
             message = self.explain(str(data.get("code", "")), dict(data.get("detail") or {}))
         self.closed = True
-        self.close_code = int(data.get("close", BARRED))
+        close = int(data.get("close", BARRED))
         try:
             await self.send_outer({"type": "websocket.send", "text": _error_text(str(data.get("code", "")), message)})
-            await self.send_outer({"type": "websocket.close", "code": self.close_code})
+            await self.send_outer({"type": "websocket.close", "code": close})
         except Exception:  # the client went meanwhile
             pass
-        self.told.set()
+        self.inbox.put_nowait({"type": "websocket.disconnect", "code": close})
 
     def end(self) -> None:
-        if self.pending is not None:
-            self.pending.cancel()
+        if self.pump is not None:
+            self.pump.cancel()
 
 
 class Owners:
