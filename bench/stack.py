@@ -53,6 +53,13 @@ def bench_env(db: str = DEFAULT_DB, redis_db: int = DEFAULT_REDIS_DB, redis_port
         PYTHONUNBUFFERED="1",
         # The scripted clients send no browser seed: deal at once rather than after the seeds' window.
         TABLE_FAIR_SEED_SECONDS="0",
+        # Every scripted player comes from 127.0.0.1, and one user may drive many tables: the SPEC 11
+        # limits are for strangers, not for the bench's crowd (a drill that tests a limit sets its own).
+        LIVE_SOCKETS_PER_ADDRESS="1000000",
+        LIVE_SOCKETS_PER_USER="100000",
+        GUESTS_PER_ADDRESS_PER_HOUR="1000000",
+        TABLE_UNSTARTED_PER_HOST="100000",
+        TABLE_SEATS_PER_USER="100000",
     )
     env.update(extra)
     return env
