@@ -60,7 +60,7 @@ run: migrate catalogues
 	@echo ""
 	@echo "  Tile Rummy is running at http://$(HOST):$(PORT)/  (Ctrl+C to stop)"
 	@echo ""
-	$(BIN)/daphne -b $(HOST) -p $(PORT) rummysite.asgi:application
+	$(BIN)/daphne -b $(HOST) -p $(PORT) --websocket-max-message-size 65536 --websocket-max-frame-size 65536 rummysite.asgi:application
 
 # The real stack's extra processes (set DATABASE_URL and REDIS_URL first; see README.md).
 worker: $(VENV)/.installed

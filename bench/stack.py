@@ -56,6 +56,13 @@ def bench_env(db: str = DEFAULT_DB, redis_db: int = DEFAULT_REDIS_DB, redis_port
         # The bench's few players play table after table together: keep every one rated, as a site's
         # many different players' tables are (SPEC 11's daily cap on the same opponents).
         RATED_REPEAT_LIMIT=env.get("RATED_REPEAT_LIMIT") or "1000000",
+        # Every scripted player comes from 127.0.0.1, and one user may drive many tables: the SPEC 11
+        # limits are for strangers, not for the bench's crowd (a drill that tests a limit sets its own).
+        LIVE_SOCKETS_PER_ADDRESS="1000000",
+        LIVE_SOCKETS_PER_USER="100000",
+        GUESTS_PER_ADDRESS_PER_HOUR="1000000",
+        TABLE_UNSTARTED_PER_HOST="100000",
+        TABLE_SEATS_PER_USER="100000",
     )
     env.update(extra)
     return env

@@ -16,8 +16,9 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from apps.accounts import sockets  # noqa: E402
 from apps.bots.asgi import BearerTokenMiddleware  # noqa: E402
-from apps.live import loop  # noqa: E402
+from apps.live import loop, owners  # noqa: E402
 from rummysite import metrics  # noqa: E402
 from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
 from rummysite.embedded import start_embedded_worker  # noqa: E402
@@ -32,14 +33,23 @@ sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL)
 # rate limits and the consumers all read the one the trusted proxy saw. Open WebSockets are counted.
 # A socket with `Authorization: Bearer TOKEN` is a bot account's program (SPEC 14, apps/bots/asgi.py):
 # the token is its user, and it needs no Origin; every other socket keeps the Origin rule and the session.
+# Behind either door every socket has an owner (apps/live/owners.py): a barred account is refused, the
+# limits per user and per address hold, and a ban or a sign-out closes the sockets at once.
+def endpoints() -> owners.Owners:
+    return owners.Owners(URLRouter(websocket_urlpatterns), refuse=sockets.refusal, explain=sockets.explain)
+
+
+owners.check_with(sockets.barred_among)  # the backstop: every process checks its sockets' users now and then
+
+
 router = TrustedProxyMiddleware(
     metrics.SocketCounter(
         ProtocolTypeRouter(
             {
                 "http": django_asgi_app,
                 "websocket": BearerTokenMiddleware(
-                    browsers=AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-                    tokens=URLRouter(websocket_urlpatterns),
+                    browsers=AllowedHostsOriginValidator(AuthMiddlewareStack(endpoints())),
+                    tokens=endpoints(),
                 ),
             }
         )

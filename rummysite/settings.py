@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "apps.accounts.middleware.LastSeenMiddleware",
     "apps.moderation.middleware.SightingMiddleware",  # linked accounts: address and browser, once a day
+    "apps.accounts.middleware.GuestsLimitedMiddleware",
 ]
 
 ROOT_URLCONF = "rummysite.urls"
@@ -159,6 +160,10 @@ LIVE_BUS_DROP_RATE = env.get_float("LIVE_BUS_DROP_RATE", 0.0, maximum=1.0)  # ch
 # Frames per second (on average) and per burst that one WebSocket may send.
 LIVE_FRAMES_PER_SECOND = 8.0
 LIVE_FRAME_BURST = 30
+# WebSockets one user, and one network address, may hold open at once across every web process (SPEC 11;
+# apps/live/quota.py). One more is refused with 4429.
+LIVE_SOCKETS_PER_USER = env.get_int("LIVE_SOCKETS_PER_USER", 20, minimum=1, maximum=100_000)
+LIVE_SOCKETS_PER_ADDRESS = env.get_int("LIVE_SOCKETS_PER_ADDRESS", 50, minimum=1, maximum=1_000_000)
 
 if REDIS_URL is None:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "rummy"}}
@@ -185,6 +190,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Every second: the turn timeouts that are due, and (the backstop for lost tasks) any other table
     # action overdue by more than a second.
     "tables-sweep-due": {"task": "tables.sweep_due", "schedule": 1.0},
+    # Every minute: unstarted tables nobody watched for TABLE_UNWATCHED_CLOSE_SECONDS close (SPEC 11).
+    "tables-close-unused": {"task": "tables.close_unused", "schedule": 60.0},
     # Backstop for a lost rate_match message; and the removal of old unused guest accounts.
     "leaderboards-rate-pending": {"task": "apps.leaderboards.tasks.rate_pending_matches", "schedule": 60.0},
     "accounts-cleanup-guests": {"task": "apps.accounts.tasks.cleanup_guests", "schedule": 6 * 60 * 60.0},
@@ -219,6 +226,11 @@ RATED_REPEAT_HOURS = env.get_float("RATED_REPEAT_HOURS", 24.0, minimum=0.0)
 RATED_ABORT_TURNS = env.get_int("RATED_ABORT_TURNS", 3, minimum=0)
 # Tests drive the table's own actions explicitly (services.table_due / tables_sweep_due).
 TABLE_ENQUEUE_TASKS = not TESTING
+# Limits (SPEC 11): tables one user hosts that have not started; tables one user sits at (open or
+# playing); seconds an unstarted table stays open with nobody looking at it.
+TABLE_UNSTARTED_PER_HOST = env.get_int("TABLE_UNSTARTED_PER_HOST", 3, minimum=1, maximum=10_000)
+TABLE_SEATS_PER_USER = env.get_int("TABLE_SEATS_PER_USER", 5, minimum=1, maximum=10_000)
+TABLE_UNWATCHED_CLOSE_SECONDS = env.get_int("TABLE_UNWATCHED_CLOSE_SECONDS", 600, minimum=1, maximum=7 * 24 * 3600)
 
 # Bot accounts and the bot API (SPEC 14, docs/bot-api.md).
 BOT_API_REQUESTS_PER_MINUTE = env.get_int("BOT_API_REQUESTS_PER_MINUTE", 120, minimum=1, maximum=100_000)  # per token
@@ -241,6 +253,14 @@ ACCOUNT_ADAPTER = "apps.accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env.get_str("ACCOUNT_EMAIL_VERIFICATION", "optional")
+# Sign-up, guest conversion and password reset never tell whether an address has an account (SPEC 11):
+# allauth's enumeration prevention. The sign-up form runs its own sign-up as mandatory verification
+# (apps/accounts/forms.py), so a new account and a taken address get the same "check your email" page
+# (the address's owner is mailed) whatever ACCOUNT_EMAIL_VERIFICATION says about signing in.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_FORMS = {"signup": "apps.accounts.forms.SignupForm"}
+# New guest accounts per network address per hour (SPEC 11; apps/accounts/services.guests_admit).
+GUESTS_PER_ADDRESS_PER_HOUR = env.get_int("GUESTS_PER_ADDRESS_PER_HOUR", 10, minimum=1, maximum=1_000_000)
 ACCOUNT_RATE_LIMITS = {
     "login_failed": "10/m/ip,5/5m/key",
     "signup": "20/h/ip",

@@ -25,6 +25,19 @@ def close_database_connections_of_async_code():
     SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
 
 
+@pytest.fixture(autouse=True)
+def fresh_limits():
+    """The per-address limits count in the cache (new guests: apps/accounts/services.guests_admit) and the
+    sockets per user and address in the process (apps/live/quota.py): each test starts with none."""
+    from django.core.cache import cache
+
+    from apps.live import quota
+
+    cache.clear()
+    quota.reset()
+    yield
+
+
 @pytest.fixture
 def stopped_clock(monkeypatch):
     """The frame rate limiter's clock stands still while the test sends: no token comes back, however

@@ -6,3 +6,8 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Players")
     name = "apps.accounts"
     label = "accounts"
+
+    def ready(self) -> None:
+        from apps.accounts import signals
+
+        signals.connect()

@@ -2,12 +2,42 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account import app_settings as allauth_settings
 from allauth.account.adapter import get_adapter
-from allauth.account.models import EmailAddress
+from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.account.internal.flows.login import perform_login
+from allauth.account.internal.flows.signup import complete_signup
+from allauth.account.models import EmailAddress, Login
 from django import forms
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
 from apps.accounts.models import User
+
+
+def email_in_use(email: str) -> bool:
+    return EmailAddress.objects.filter(email__iexact=email).exists() or User.objects.filter(email__iexact=email).exists()
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up, answering a taken address exactly as a new one (SPEC 11), while signing in
+    stays open to unverified addresses (ACCOUNT_EMAIL_VERIFICATION "optional": moderators and older
+    accounts sign in as before). allauth prevents enumeration at sign-up only with mandatory
+    verification, so the sign-up itself is run as mandatory: a new account is mailed its confirmation
+    and not signed in, and a taken address gets no account while its owner is mailed allauth's "you
+    already have an account"; both then see the same "check your email" page."""
+
+    def validate_unique_email(self, value: str) -> str:
+        self.account_already_exists = email_in_use(value)
+        return value
+
+    def try_save(self, request: HttpRequest) -> tuple[Any, HttpResponse | None]:
+        mandatory = allauth_settings.EmailVerificationMethod.MANDATORY
+        if self.account_already_exists:
+            login = Login(user=None, email=self.cleaned_data.get("email"), signup=True, email_verification=mandatory)
+            return None, perform_login(request, login)
+        user = self.save(request)
+        return user, complete_signup(request, user=user, email_verification=mandatory)
 
 
 class GuestConvertForm(forms.Form):
@@ -32,11 +62,13 @@ class GuestConvertForm(forms.Form):
     def clean_username(self) -> str:
         return get_adapter().clean_username(self.cleaned_data["username"])
 
+    #: Whether the address already belongs to an account. The form never says so (SPEC 11: allauth's
+    #: enumeration prevention): the view keeps the guest's account without it and mails the owner instead.
+    email_taken = False
+
     def clean_email(self) -> str:
         email = get_adapter().clean_email(self.cleaned_data["email"])
-        taken = EmailAddress.objects.filter(email__iexact=email).exists() or User.objects.filter(email__iexact=email).exists()
-        if taken:
-            raise forms.ValidationError(_("An account already uses this email address. Sign in to it instead."))
+        self.email_taken = email_in_use(email)
         return email
 
     def clean(self) -> dict[str, Any]:

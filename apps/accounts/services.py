@@ -12,14 +12,18 @@ import secrets
 from datetime import datetime, timedelta
 
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.contrib.auth import login
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from apps.accounts.models import User
+from rummysite.client_address import client_address
 
 #: Generated guest names start with this; registered players may not pick a name that does.
 GUEST_PREFIX = "Guest-"
@@ -30,7 +34,14 @@ GUEST_IDLE_AFTER = timedelta(days=30)
 #: `last_seen` is written at most this often per user, so page views do not each cost a write.
 LAST_SEEN_EVERY = timedelta(minutes=5)
 
+#: The window of the new-guests limit per address (GUESTS_PER_ADDRESS_PER_HOUR new guests in it).
+GUEST_WINDOW_SECONDS = 60 * 60
+
 _LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+class GuestsLimited(Exception):
+    """Too many new guests from one address this hour (SPEC 11); the message says so to the visitor."""
 
 
 class GuestConversionError(Exception):
@@ -56,10 +67,35 @@ def guest_create() -> User:
     raise RuntimeError("could not find a free guest name")  # a million names: only if something is wrong
 
 
+def guests_admit(address: str | None) -> None:
+    """Count one new guest for the address; GuestsLimited if it already made GUESTS_PER_ADDRESS_PER_HOUR
+    in the hour that began with its first (the cache holds the count: shared by every web process on the
+    real stack, where the cache is Redis)."""
+    limit = int(getattr(settings, "GUESTS_PER_ADDRESS_PER_HOUR", 10))
+    key = f"guests-per-address:{address or 'unknown'}"
+    cache.add(key, 0, timeout=GUEST_WINDOW_SECONDS)
+    try:
+        made = cache.incr(key)
+    except ValueError:  # it expired between the two calls: a new hour
+        cache.add(key, 1, timeout=GUEST_WINDOW_SECONDS)
+        made = 1
+    if made > limit:
+        raise GuestsLimited(
+            ngettext(
+                "%(n)s guest account was made from your network address in the last hour: sign in, or try again later.",
+                "%(n)s guest accounts were made from your network address in the last hour: sign in, or try again later.",
+                limit,
+            )
+            % {"n": limit}
+        )
+
+
 def guest_login(request: HttpRequest) -> User:
-    """The visitor's account: the signed-in user if there is one, otherwise a new guest, signed in."""
+    """The visitor's account: the signed-in user if there is one, otherwise a new guest, signed in (at
+    most a few new guests per address: `guests_admit`)."""
     if request.user.is_authenticated:
         return request.user  # type: ignore[return-value]
+    guests_admit(client_address(request))
     user = guest_create()
     login(request, user, backend=_LOGIN_BACKEND)
     return user
@@ -67,7 +103,8 @@ def guest_login(request: HttpRequest) -> User:
 
 def guest_convert(*, user_id: int, username: str, email: str, password: str) -> User:
     """Turn a guest into a registered account in place (same row, so its history stays its own).
-    The caller has validated the values (the form uses allauth's own username and password checks)."""
+    The caller has validated the values (the form uses allauth's own username and password checks). An
+    empty `email` keeps the account without one (the address given belonged to another account)."""
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
         if not user.is_guest:
@@ -77,7 +114,8 @@ def guest_convert(*, user_id: int, username: str, email: str, password: str) -> 
         user.is_guest = False
         user.set_password(password)
         user.save()
-        EmailAddress.objects.create(user=user, email=email, primary=True, verified=False)
+        if email:
+            EmailAddress.objects.create(user=user, email=email, primary=True, verified=False)
     return user
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from allauth.account.adapter import get_adapter
 from django.contrib import messages
 from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -62,7 +63,10 @@ def guest_start(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def guest_convert(request: HttpRequest) -> HttpResponse:
-    """A guest picks a name, an email and a password and keeps the same account (and its history)."""
+    """A guest picks a name, an email and a password and keeps the same account (and its history). The
+    answer is the same whether or not the address already has an account (SPEC 11, as allauth's sign-up
+    does it): a new address is sent its confirmation; one already in use is not taken, and its owner is
+    sent allauth's "you already have an account" mail instead."""
     user: User = request.user  # type: ignore[assignment]
     if not user.is_guest:
         return redirect("accounts:profile", user.username)
@@ -70,10 +74,18 @@ def guest_convert(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         user = services.guest_convert(
-            user_id=user.pk, username=data["username"], email=data["email"], password=data["password1"]
+            user_id=user.pk, username=data["username"], email="" if form.email_taken else data["email"],
+            password=data["password1"],
         )
         update_session_auth_hash(request, user)  # the new password must not sign them out
-        user.emailaddress_set.get(primary=True).send_confirmation(request)
-        messages.success(request, _("Welcome, %(name)s: this account is yours now.") % {"name": user.username})
+        if form.email_taken:
+            get_adapter(request).send_account_already_exists_mail(data["email"])
+        else:
+            user.emailaddress_set.get(primary=True).send_confirmation(request)
+        messages.success(
+            request,
+            _("Welcome, %(name)s: this account is yours now. Check your email: we sent a message to %(email)s.")
+            % {"name": user.username, "email": data["email"]},
+        )
         return redirect("accounts:profile", user.username)
     return render(request, "accounts/guest_convert.html", {"form": form})

@@ -53,7 +53,11 @@ def dumps(frame: Any) -> str:
 class Endpoint:
     #: Frame types this endpoint accepts, and their fields; a handler `on_<type>` for each.
     frames: ClassVar[dict[str, FrameSpec]] = {}
+    #: Every endpoint declares its limits (SPEC 11): the largest frame it reads, and the frames a second
+    #: (on average) and in a burst it takes from one connection (None: LIVE_FRAMES_PER_SECOND and
+    #: LIVE_FRAME_BURST). One over either closes the connection with 1008.
     max_frame_bytes: ClassVar[int] = 8 * 1024
+    frame_rate: ClassVar[tuple[float, int] | None] = None
 
     def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.scope = scope
@@ -61,9 +65,10 @@ class Endpoint:
         self._receive = receive
         self._send = send
         self.open = False
-        self.limiter = RateLimiter(
+        rate, burst = self.frame_rate or (
             float(getattr(settings, "LIVE_FRAMES_PER_SECOND", 8.0)), int(getattr(settings, "LIVE_FRAME_BURST", 30))
         )
+        self.limiter = RateLimiter(rate, burst)
         self._inbox: asyncio.Queue[str] = asyncio.Queue()
 
     @classmethod
@@ -71,6 +76,7 @@ class Endpoint:
         async def app(scope: Scope, receive: Receive, send: Send) -> None:
             await cls(scope, receive, send).serve()
 
+        app.endpoint = cls  # type: ignore[attr-defined]  # which endpoint a route serves (tests read its limits)
         return app
 
     # -- what an endpoint defines ------------------------------------------------------------------------

@@ -52,6 +52,10 @@ class TableSocket(Endpoint):
         "hint": NO_FIELDS,
     }
 
+    #: A move of the rearrange game names every meld on the table: 8 KiB holds the largest by far.
+    max_frame_bytes: ClassVar[int] = 8 * 1024
+    frame_rate: ClassVar[tuple[float, int] | None] = None  # LIVE_FRAMES_PER_SECOND, LIVE_FRAME_BURST
+
     sent = -1
     room: Room
 
@@ -159,10 +163,13 @@ class TableSocket(Endpoint):
 
 
 def _watchable_version(table_id: int, user: Any, invite: str) -> int | None:
-    """The table's version if this viewer may watch it; None if not (or if there is no such table)."""
+    """The table's version if this viewer may watch it; None if not (or if there is no such table). An
+    unstarted table is stamped as watched (SPEC 11: one nobody looks at closes)."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not may_watch(table, user, invite):
         return None
+    if table.status == Table.Status.OPEN:
+        services.tables_watched([table.pk])
     return table.version
 
 
@@ -171,6 +178,9 @@ class LobbySocket(Endpoint):
     hears of the invitations waiting for it (SPEC 14)."""
 
     frames: ClassVar[dict[str, FrameSpec]] = {"sync": NO_FIELDS, "ping": NO_FIELDS}
+    #: The lobby reads only `sync` and `ping`: small frames, a few a second.
+    max_frame_bytes: ClassVar[int] = 512
+    frame_rate: ClassVar[tuple[float, int] | None] = (2.0, 10)
     bot_id: int | None = None
 
     async def connect(self) -> int | None:

@@ -64,6 +64,9 @@ class Table(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     closed_reason = models.CharField(_("closed because"), max_length=200, blank=True)
+    #: When a socket last watched the table (SPEC 11: an unstarted table nobody looks at closes). Stamped
+    #: at most once a minute per table (apps/tables/services/upkeep.py), never by a move.
+    watched_at = models.DateTimeField(_("last watched"), null=True, blank=True)
     #: Who sits where, as the table's viewers see it (`services.seating.seating_of`): written with the
     #: seats in the same transaction, so a move reads one row instead of the seats and their users.
     seating = models.JSONField(_("seating"), default=list, blank=True, editable=False)

@@ -9,7 +9,8 @@ pushed into answering its own late broadcasts with full reads (the "sync storm" 
 Lost messages are repaired by the process, not the clients: every CHECK_SECONDS the rooms' versions
 are read in one query, and a room that is behind is brought up to date from the database once (then
 its sockets are sent the frames they lack). After a gap of the bus (Redis came back) the check runs at
-once.
+once. The same check stamps, about once a minute, the unstarted tables the process's sockets watch (SPEC 11:
+a table nobody looks at closes; apps/tables/services/upkeep.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from apps.live.bus import bus
 from apps.live.threads import db
 from apps.tables.effects import LOBBY_TOPIC, table_topic
 from apps.tables.models import Table
+from apps.tables.services.upkeep import stamp_every, tables_watched
 from apps.tables.snapshot import frame_in, table_envelope
 
 log = logging.getLogger(__name__)
@@ -115,6 +117,7 @@ class Rooms:
         self.lobby = Lobby(self)
         self.wake = asyncio.Event()
         self._pushing: set[asyncio.Task[None]] = set()
+        self.stamped_at = float("-inf")
 
     def spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
@@ -168,6 +171,10 @@ class Rooms:
         """Bring every room that is behind the database up to date."""
         if not self.rooms:
             return
+        now = asyncio.get_running_loop().time()
+        if now - self.stamped_at >= stamp_every().total_seconds():
+            self.stamped_at = now
+            await db(tables_watched)(list(self.rooms))
         versions = await db(_versions)(list(self.rooms))
         for table_id, version in versions.items():
             room = self.rooms.get(table_id)

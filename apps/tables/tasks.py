@@ -45,3 +45,9 @@ def sweep_due() -> int:
     if downtime is not None:
         services.games_extend_deadlines(by=downtime)
     return services.tables_sweep_due()
+
+
+@shared_task(name="tables.close_unused", ignore_result=True)
+def close_unused() -> int:
+    """Every minute: close the unstarted tables nobody watches, and playing tables no person is left at."""
+    return services.tables_close_unused()

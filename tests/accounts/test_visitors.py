@@ -4,6 +4,7 @@ watching a table; sitting needs an account (tests/accounts/test_guests.py)."""
 from __future__ import annotations
 
 import pytest
+from django.core import mail
 from django.urls import reverse
 
 from apps.tables import services as tables
@@ -46,12 +47,15 @@ def test_a_signed_in_player_reaches_the_account_pages(client):
         assert client.get(reverse(name)).status_code == 200
 
 
-def test_sign_up_makes_a_registered_account_and_signs_it_in(client):
+def test_sign_up_makes_a_registered_account_mails_its_confirmation_and_the_password_signs_in(client):
     response = client.post(
         reverse("account_signup"),
         {"username": "rina", "email": "rina@example.com", "password1": "tiles on felt 2026", "password2": "tiles on felt 2026"},
     )
-    assert response.status_code == 302
+    # "Check your email", as for an address that has an account already (SPEC 11: no enumeration).
+    assert response.status_code == 302 and response["Location"] == reverse("account_email_verification_sent")
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["rina@example.com"]
+    client.post(reverse("account_login"), {"login": "rina", "password": "tiles on felt 2026"})
     user = client.get(reverse("catalog:index")).context["user"]
     assert user.username == "rina" and not user.is_guest
 

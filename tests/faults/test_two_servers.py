@@ -11,6 +11,8 @@ import json
 import os
 import random
 import re
+import subprocess
+import sys
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -18,13 +20,16 @@ from contextlib import ExitStack
 
 import pytest
 
-from tests.live_site import daphne, migrate
+from tests.live_site import ROOT, daphne, migrate
 from tests.live_site import run as run_in_thread
 
 websockets = pytest.importorskip("websockets")
 from websockets.asyncio.client import connect  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="scaling out needs the Redis bus")
+
+#: The servers' environment (a command run with it reaches the same database and bus).
+SITE_ENV: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +41,11 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
                # Both processes on this run's Redis, on a channel of their own (not the suite's).
                LIVE_BUS_CHANNEL=f"rummy-live:two-servers:{os.getpid()}",
                # No repair from the database within the test: what reaches the other process came by the bus.
-               TABLE_ROOM_CHECK_SECONDS="60")
+               TABLE_ROOM_CHECK_SECONDS="60",
+               # Every visitor here comes from 127.0.0.1, run after run, and the cache is the shared Redis.
+               GUESTS_PER_ADDRESS_PER_HOUR="100000")
+    SITE_ENV.clear()
+    SITE_ENV.update(env)
     migrate(env)
     with ExitStack() as servers:
         yield [servers.enter_context(daphne(env, directory / f"daphne-{name}.log")) for name in ("a", "b")]
@@ -136,3 +145,40 @@ def test_a_table_opened_on_one_process_appears_in_the_lobby_of_the_other(servers
 
     table_id, seen = run_in_thread(run())
     assert table_id in seen
+
+
+def ban_seat_of(table_id: int) -> None:
+    """A moderator's ban, saved by another process of the site (as the admin on another replica)."""
+    script = (
+        "from datetime import timedelta; from django.utils import timezone; "
+        "from apps.accounts import services; from apps.tables.models import Seat; "
+        f"seat = Seat.objects.get(table_id={table_id}, index=0); "
+        "services.user_ban(user_id=seat.user_id, until=timezone.now() + timedelta(days=1), reason='drill')"
+    )
+    subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT, env=SITE_ENV, check=True,
+                   capture_output=True, timeout=120)
+
+
+def test_a_ban_saved_anywhere_closes_the_users_sockets_on_every_process(servers):
+    a, b = servers
+    player = Visitor(a)
+    player.post("/accounts/guest/")
+    table_id = table_of(player.post("/play/now/", game="tile-rummy", level="easy"))
+
+    async def run() -> list[int]:
+        sockets = [await connect(f"ws://{url}/ws/tables/{table_id}/", origin=f"http://{url}",
+                                 additional_headers=[("Cookie", player.cookie)], proxy=None) for url in (a, b)]
+        for ws in sockets:
+            await until_state(ws, 0)
+        await asyncio.get_running_loop().run_in_executor(None, ban_seat_of, table_id)
+
+        async def close_code(ws) -> int:  # type: ignore[no-untyped-def]
+            try:
+                while True:
+                    await ws.recv()
+            except websockets.ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd is not None else -1
+
+        return [await asyncio.wait_for(close_code(ws), 60) for ws in sockets]
+
+    assert run_in_thread(run()) == [4403, 4403]

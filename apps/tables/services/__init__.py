@@ -17,7 +17,9 @@ The map, one idea a module, each importing only the ones above it:
   invitation into a seat (accepted by sitting in it, declined, or taken back by the host);
 - `matches`: starting a match (its fair deal's seeds, then the first deal); rematch and a new match;
 - `moves`: a player's moves, the rearrange game's scratchpad, "I'm back";
-- `due`: timeouts, autopilot turns, bots' moves, the next deal, and the sweep that runs them.
+- `due`: timeouts, autopilot turns, bots' moves, the next deal, and the sweep that runs them;
+- `upkeep`: closing the unstarted tables nobody watches and the playing ones no person is left at;
+- `bans`: what a ban or a deactivation does at the tables (the user's seats stand up, their tables close).
 """
 
 from apps.tables.services.due import games_extend_deadlines, table_due, tables_sweep_due
@@ -33,6 +35,7 @@ from apps.tables.services.seating import (
     table_leave,
     table_open,
 )
+from apps.tables.services.upkeep import tables_close_unused, tables_watched
 
 __all__ = [
     "TABLE_ONLY_MOVES",
@@ -57,5 +60,7 @@ __all__ = [
     "table_rematch",
     "table_seed",
     "table_start",
+    "tables_close_unused",
     "tables_sweep_due",
+    "tables_watched",
 ]

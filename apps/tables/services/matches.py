@@ -15,12 +15,23 @@ from apps.tables import effects, fairness
 from apps.tables.models import FairDeal, Match, MatchPlayer, Seat, Table
 from apps.tables.services.errors import NotAllowed
 from apps.tables.services.flow import Due, deal_first_game
-from apps.tables.services.rows import bump, is_moderator, lock, save_seating, seat_of, seat_row, seats
+from apps.tables.services.rows import (
+    bump,
+    check_host_limit,
+    check_may_act,
+    is_moderator,
+    lock,
+    save_seating,
+    seat_of,
+    seat_row,
+    seats,
+)
 from apps.tables.services.seating import free_seat
 
 
 def table_start(*, table_id: int, by: User) -> Match:
     """The host starts the match once every seat is taken."""
+    check_may_act(by)
     with transaction.atomic():
         table = lock(table_id)
         if table.host_id != by.pk and not is_moderator(by):
@@ -94,6 +105,7 @@ def table_seed(*, table_id: int, by: User, seed: object) -> None:
 
 def table_rematch(*, table_id: int, by: User) -> None:
     """After a match: this seat wants to play again at the same table."""
+    check_may_act(by)
     with transaction.atomic():
         table = lock(table_id)
         if table.status != Table.Status.FINISHED:
@@ -113,7 +125,9 @@ def table_rematch(*, table_id: int, by: User) -> None:
 
 def table_new_match(*, table_id: int, by: User) -> Table:
     """The host starts over at the same table: bots and seats that asked for a rematch stay, the others
-    are freed; the match starts at once if every seat is still taken, else the table waits for players."""
+    are freed; the match starts at once if every seat is still taken, else the table waits for players.
+    A banned host starts nothing (SPEC 11)."""
+    check_may_act(by)
     with transaction.atomic():
         table = lock(table_id)
         if table.host_id != by.pk:
@@ -132,6 +146,7 @@ def table_new_match(*, table_id: int, by: User) -> Table:
         if all(not seat.is_empty for seat in rows):
             start(table, rows)
         else:
+            check_host_limit(by)  # it waits for players: one more unstarted table of this host
             bump(table)
             table.save()
             effects.after_commit(table)

@@ -14,7 +14,7 @@ from apps.engine.game import Back, Leave
 from apps.tables.models import MoveLog, Table
 from apps.tables.services.errors import MoveOutcome, NotAllowed, StaleVersion
 from apps.tables.services.play import apply_and_save
-from apps.tables.services.rows import lock, parse_move, rules_of, seat_of, seat_row, seats
+from apps.tables.services.rows import check_may_act, lock, parse_move, rules_of, seat_of, seat_row, seats
 from apps.tables.services.seating import remove_seat
 
 Actor = MoveLog.Actor
@@ -54,12 +54,13 @@ def game_move(
         parsed = parse_move(rules, move)
         if parsed.kind in TABLE_ONLY_MOVES:
             raise InvalidMove(_("%(move)r is a move only the table makes.") % {"move": str(parsed)})
-        if isinstance(parsed, Leave):
+        if isinstance(parsed, Leave):  # a barred player may still stand up
             rows = seats(table)
             seat_in_rows = seat_row(rows, by)
             assert seat_in_rows is not None
             remove_seat(table, rows, seat_in_rows, actor=Actor.PLAYER)
             return MoveOutcome(table.version)
+        check_may_act(by)  # the row at hand, no query: a ban closes the sockets that hold an older one
         state = rules.from_dict(game.state)
         if rules.is_over(state):
             raise IllegalMove(_("This game is over; the next one starts in a moment."))
@@ -70,6 +71,7 @@ def game_move(
 def game_draft(*, table_id: int, by: User, move: str | Mapping[str, Any] | None) -> None:
     """Keep the play a player is preparing (the rearrange game's scratchpad) so a legal one can stand
     if the clock runs out. Nobody else sees it; the version does not change."""
+    check_may_act(by)
     with transaction.atomic():
         table = lock(table_id)
         seat = seat_of(table, by)

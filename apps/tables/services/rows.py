@@ -6,10 +6,11 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils import timezone
-from django.utils.formats import date_format
+from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from apps.accounts.bans import barred_message, why_barred
 from apps.accounts.models import User
 from apps.engine.errors import EngineError, InvalidMove
 from apps.engine.game import Move, Rules, get_rules
@@ -30,9 +31,14 @@ def lock(table_id: int) -> Table:
     seats, its match or its games locks the table first, so the table's lock is the lock of them all."""
     table = sql.lock_table(table_id)
     if table is None:
-        raise TableNotFound(_("There is no table %(id)s.") % {"id": table_id})
+        raise TableNotFound(no_such_table(table_id))
     table._due_when_locked = (table.due_action, table.due_at)  # type: ignore[attr-defined]
     return table
+
+
+def no_such_table(table_id: int) -> str:
+    """The one refusal for a missing table, and for a private one to whoever may not see it (SPEC 11)."""
+    return _("There is no table %(id)s.") % {"id": table_id}
 
 
 def seats(table: Table) -> list[Seat]:
@@ -78,15 +84,45 @@ def is_moderator(user: User | None) -> bool:
     return bool(user is not None and user.is_authenticated and user.is_staff)
 
 
+def check_may_act(user: User) -> None:
+    """Refuse a banned or disabled user (SPEC 11): every action of a player asks this, from the user row
+    already loaded (no query: a ban closes the user's sockets, so a stale row does not last)."""
+    if why_barred(user) is not None:
+        raise NotAllowed(barred_message(user))
+
+
 def check_may_sit(user: User) -> None:
     if not user.is_authenticated:
         raise NotAllowed(_("Sign in, or play as a guest, to take a seat."))
-    if not user.is_active:
-        raise NotAllowed(_("This account is disabled."))
-    if user.is_banned:
+    check_may_act(user)
+
+
+def check_seat_limit(user: User) -> None:
+    """A user sits at most at TABLE_SEATS_PER_USER tables that are open or playing (SPEC 11)."""
+    limit = int(getattr(settings, "TABLE_SEATS_PER_USER", 5))
+    active = (Table.Status.OPEN, Table.Status.PLAYING)
+    if Seat.objects.filter(user=user, left_match=False, table__status__in=active).count() >= limit:
         raise NotAllowed(
-            _("Your account is banned from playing until %(until)s.")
-            % {"until": date_format(timezone.localtime(user.banned_until), "SHORT_DATETIME_FORMAT")}
+            ngettext(
+                "You already sit at %(n)s table: leave it before you sit at another.",
+                "You already sit at %(n)s tables: leave one before you sit at another.",
+                limit,
+            )
+            % {"n": limit}
+        )
+
+
+def check_host_limit(user: User) -> None:
+    """A user hosts at most TABLE_UNSTARTED_PER_HOST tables that have not started (SPEC 11)."""
+    limit = int(getattr(settings, "TABLE_UNSTARTED_PER_HOST", 3))
+    if Table.objects.filter(host=user, status=Table.Status.OPEN).count() >= limit:
+        raise NotAllowed(
+            ngettext(
+                "You already host %(n)s table that has not started: start it or close it first.",
+                "You already host %(n)s tables that have not started: start or close one first.",
+                limit,
+            )
+            % {"n": limit}
         )
 
 

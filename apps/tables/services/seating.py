@@ -18,15 +18,18 @@ from apps.engine.match import Match as EngineMatch
 from apps.tables import effects, rated
 from apps.tables.models import BotLevel, FairDeal, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.options import MATCH_LENGTHS, PACES
-from apps.tables.services.errors import NotAllowed, TableError
+from apps.tables.services.errors import NotAllowed, TableError, TableNotFound
 from apps.tables.services.flow import Due, abort_match, deal_first_game, finish_match, in_abort_window
 from apps.tables.services.play import apply_and_save
 from apps.tables.services.rows import (
     SEATING_FIELDS,
     bump,
+    check_host_limit,
     check_may_sit,
+    check_seat_limit,
     is_moderator,
     lock,
+    no_such_table,
     rules_of,
     save_seating,
     seat_row,
@@ -34,6 +37,9 @@ from apps.tables.services.rows import (
 )
 
 Actor = MoveLog.Actor
+
+#: Table.closed_reason of a playing table whose last person left (only site bots were left).
+NO_HUMAN = "no_human"
 
 
 def table_open(
@@ -49,8 +55,11 @@ def table_open(
 ) -> Table:
     """Open a table; its host (`by`) sits in seat 0, `bots[i]` ("easy", "hard" or "") in seat i + 1, and
     `invite[i]`, a bot account, is invited into seat i (SPEC 14: the seat is kept for it until it accepts
-    or declines)."""
+    or declines). A user hosts at most a few tables that have not started, and sits at a few at once
+    (SPEC 11: rows.check_host_limit, rows.check_seat_limit)."""
     check_may_sit(by)
+    check_host_limit(by)
+    check_seat_limit(by)
     invite = dict(invite or {})
     if not is_available(game):
         raise TableError(_("There is no game called %(game)r.") % {"game": game})
@@ -129,20 +138,23 @@ def check_invitations(by: User, invite: Mapping[int, User], levels: Sequence[str
 def table_join(*, table_id: int, by: User, seat_index: int | None = None, invite_token: str = "") -> Seat:
     """Sit at an open table: the given empty seat, or the first one. A seat kept for an invited bot account
     is its own (joining there is accepting); a bot account sits only where it is invited, at a private
-    table it has the link of, or among bot accounts (SPEC 14: never at a table of people unasked)."""
+    table it has the link of, or among bot accounts (SPEC 14: never at a table of people unasked). A
+    private table is, to anyone without its link, a table that does not exist: the same refusal, word for
+    word (SPEC 11)."""
     check_may_sit(by)
     with transaction.atomic():
         table = lock(table_id)
-        if table.status != Table.Status.OPEN:
-            raise NotAllowed(_("This table is not taking players."))
         rows = seats(table)
         invited = next((seat for seat in rows if seat.invited_id == by.pk), None)
         holds_link = table.private and secrets.compare_digest(invite_token or "", table.invite_token)
-        if table.private and invited is None and not holds_link:
-            raise NotAllowed(_("This table is private: you need its invite link."))
+        if table.private and invited is None and not holds_link and seat_row(rows, by) is None and not is_moderator(by):
+            raise TableNotFound(no_such_table(table_id))
+        if table.status != Table.Status.OPEN:
+            raise NotAllowed(_("This table is not taking players."))
         if seat_row(rows, by) is not None:
             raise NotAllowed(_("You already have a seat at this table."))
         if invited is not None and seat_index in (None, invited.index):
+            check_seat_limit(by)
             return sit(table, rows, invited, by)
         if is_bot_account(by) and not holds_link and not all(is_bot_account(seat.user) for seat in rows if seat.user_id):
             raise NotAllowed(_("A bot account sits at a table of people only when it is invited."))
@@ -156,6 +168,7 @@ def table_join(*, table_id: int, by: User, seat_index: int | None = None, invite
                 raise NotAllowed(_("That seat is taken."))
         if not empty:
             raise NotAllowed(_("This table is full."))
+        check_seat_limit(by)
         return sit(table, rows, empty[0], by)
 
 
@@ -202,6 +215,7 @@ def invitation_accept(*, table_id: int, by: User) -> Seat:
     with transaction.atomic():
         table = lock(table_id)
         rows, seat = _invited(table, by)
+        check_seat_limit(by)
         return sit(table, rows, seat, by)
 
 
@@ -274,7 +288,13 @@ def seat_kick(*, table_id: int, seat_index: int, by: User) -> None:
 def remove_seat(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
     """The seat stands up (the table is locked), whoever stood it up (`actor`: the player, or a moderator).
     During a match it is out of the match, placed last; in a rated match's abort window (SPEC 11,
-    apps/tables/rated.py) the match is aborted instead. Before a match (or after it), the seat is free again."""
+    apps/tables/rated.py) the match is aborted instead. Before a match (or after it), the seat is free
+    again. A match left to site bots alone closes (SPEC 11)."""
+    stand_up(table, rows, seat, actor=actor)
+    close_if_no_human(table, rows)
+
+
+def stand_up(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
     if table.status == Table.Status.PLAYING and not seat.left_match and in_abort_window(table):
         # Before every person at a rated table has played a few turns: the match is aborted, not lost.
         abort_match(table, seat, rated.ABORT_REMOVED if actor == Actor.MODERATOR else rated.ABORT_LEFT)
@@ -334,12 +354,31 @@ def table_close(*, table_id: int, by: User, reason: str = "") -> None:
                 raise NotAllowed(_("Only the host or a moderator can close a table."))
             if table.status == Table.Status.PLAYING:
                 raise NotAllowed(_("A match is in progress: stand up to leave it."))
-        if table.status == Table.Status.PLAYING and table.match_id is not None:
-            Match.objects.filter(pk=table.match_id).update(finished_at=timezone.now(), rated=False)
-        invited = list(Seat.objects.filter(table=table, invited__isnull=False).values_list("invited_id", flat=True))
-        table.status = Table.Status.CLOSED
-        table.closed_reason = reason or ("moderator" if is_moderator(by) else "host")
-        table.due_action, table.due_at = Due.NOTHING, None
-        bump(table)
-        table.save()
-        effects.after_commit(table, invitations=invited)
+        close(table, reason or ("moderator" if is_moderator(by) else "host"))
+
+
+def close(table: Table, reason: str) -> None:
+    """Close the locked table (a match in progress is abandoned: not rated); the lobby and the invited bot
+    accounts hear of it after the commit."""
+    if table.status == Table.Status.PLAYING and table.match_id is not None:
+        Match.objects.filter(pk=table.match_id, finished_at__isnull=True).update(finished_at=timezone.now(), rated=False)
+    invited = list(Seat.objects.filter(table=table, invited__isnull=False).values_list("invited_id", flat=True))
+    table.status = Table.Status.CLOSED
+    table.closed_reason = reason
+    table.due_action, table.due_at = Due.NOTHING, None
+    bump(table)
+    table.save()
+    effects.after_commit(table, invitations=invited)
+
+
+def has_human(rows: Sequence[Seat]) -> bool:
+    """Whether anyone (a person or a bot account, not a site bot) is still in the table's match or seat."""
+    return any(seat.user_id is not None and not seat.left_match for seat in rows)
+
+
+def close_if_no_human(table: Table, rows: Sequence[Seat]) -> bool:
+    """SPEC 11: bots never play on alone. A playing table whose last player left closes (the locked table)."""
+    if table.status != Table.Status.PLAYING or has_human(rows):
+        return False
+    close(table, NO_HUMAN)
+    return True

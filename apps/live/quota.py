@@ -1,0 +1,206 @@
+"""How many WebSockets one user and one address hold, across every web process (SPEC 11 limits).
+
+    counts = counter()
+    over = await counts.acquire(("u:7", "a:203.0.113.9"), (20, 50))   # None: admitted, else the key over
+    ...
+    counts.release(("u:7", "a:203.0.113.9"))
+
+Each process counts its own sockets in memory. On the real stack (LIVE_BUS_URL, Redis) it also mirrors
+them in a Redis hash of its own, which expires unless the process keeps it alive (`keep_alive`, every
+HEARTBEAT_SECONDS, rewrites it whole): a process that crashed stops counting within EXPIRY_SECONDS, and
+a Redis that lost its data is refilled at the next beat. A connection is counted first and checked
+after (the sum over the live processes' hashes), so two sockets opened at the same moment never both
+slip past the limit; the one over it is uncounted at once. Without Redis, the process is the site.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+
+from apps.live import loop
+
+log = logging.getLogger(__name__)
+
+#: How often a process rewrites its hash, and how long the hash outlives a process that stopped.
+HEARTBEAT_SECONDS = 20.0
+EXPIRY_SECONDS = 60
+
+
+class Counts:
+    """This process's sockets, counted by key (the embedded default: the process is the whole site)."""
+
+    def __init__(self) -> None:
+        self.local: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    async def acquire(self, keys: Sequence[str], limits: Sequence[int]) -> str | None:
+        """Count one socket under every key; None if each is within its limit, else (uncounted again) the
+        first key that is over."""
+        with self._lock:
+            for key in keys:
+                self.local[key] += 1
+        totals = await self.totals(keys)
+        over = next((key for key, total, limit in zip(keys, totals, limits, strict=True) if total > limit), None)
+        if over is not None:
+            self.release(keys)
+        return over
+
+    def release(self, keys: Sequence[str]) -> None:
+        with self._lock:
+            for key in keys:
+                self.local[key] -= 1
+                if self.local[key] <= 0:
+                    del self.local[key]
+        self.released(keys)
+
+    async def totals(self, keys: Sequence[str]) -> list[int]:
+        return [self.local[key] for key in keys]
+
+    def released(self, keys: Sequence[str]) -> None:
+        pass
+
+    async def beat(self) -> None:
+        pass
+
+
+class RedisCounts(Counts):
+    """The same counts, summed over every live process through Redis."""
+
+    def __init__(self, url: str, prefix: str, process: str | None = None) -> None:
+        super().__init__()
+        import redis
+
+        self.client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self.process = process or uuid.uuid4().hex
+        self.processes_key = f"{prefix}:sockets"
+        self.prefix = prefix
+
+    def hash_of(self, process: str) -> str:
+        return f"{self.processes_key}:{process}"
+
+    def _totals(self, keys: Sequence[str]) -> list[int]:
+        now = time.time()
+        mine = self.hash_of(self.process)
+        pipe = self.client.pipeline()
+        for key in keys:
+            pipe.hincrby(mine, key, 1)
+        pipe.expire(mine, EXPIRY_SECONDS)
+        pipe.zadd(self.processes_key, {self.process: now + EXPIRY_SECONDS})
+        pipe.zremrangebyscore(self.processes_key, "-inf", now)
+        pipe.zrange(self.processes_key, 0, -1)
+        processes = [p.decode() if isinstance(p, bytes) else str(p) for p in pipe.execute()[-1]]
+        pipe = self.client.pipeline()
+        for process in processes:
+            pipe.hmget(self.hash_of(process), list(keys))
+        totals = [0] * len(keys)
+        for row in pipe.execute():
+            for index, value in enumerate(row):
+                totals[index] += int(value or 0)
+        return totals
+
+    async def totals(self, keys: Sequence[str]) -> list[int]:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, self._totals, keys)
+        except Exception as error:  # Redis is away: this process's own count is the best there is
+            log.warning("Counting sockets in Redis failed (%s: %s); counting this process only",
+                        type(error).__name__, error)
+            return await super().totals(keys)
+
+    def released(self, keys: Sequence[str]) -> None:
+        def run() -> None:
+            try:
+                pipe = self.client.pipeline()
+                for key in keys:
+                    pipe.hincrby(self.hash_of(self.process), key, -1)
+                pipe.execute()
+            except Exception as error:
+                log.warning("Uncounting sockets in Redis failed (%s: %s)", type(error).__name__, error)
+
+        running = loop.current()
+        if running is not None and loop.in_loop_thread():
+            running.run_in_executor(None, run)
+        else:
+            run()
+
+    def _beat(self) -> None:
+        with self._lock:
+            local: dict[Any, Any] = {key: count for key, count in self.local.items() if count > 0}
+        mine = self.hash_of(self.process)
+        pipe = self.client.pipeline()
+        pipe.delete(mine)
+        if local:
+            pipe.hset(mine, mapping=local)
+        pipe.expire(mine, EXPIRY_SECONDS)
+        pipe.zadd(self.processes_key, {self.process: time.time() + EXPIRY_SECONDS})
+        pipe.execute()
+
+    async def beat(self) -> None:
+        try:
+            await asyncio.get_running_loop().run_in_executor(None, self._beat)
+        except Exception as error:
+            log.warning("Keeping the socket counts alive failed (%s: %s)", type(error).__name__, error)
+
+
+_counts: Counts | None = None
+_counts_lock = threading.Lock()
+
+
+def counter() -> Counts:
+    """This process's counts (made on first use from LIVE_BUS_URL: Redis, or in memory)."""
+    global _counts
+    if _counts is None:
+        with _counts_lock:
+            if _counts is None:
+                url = getattr(settings, "LIVE_BUS_URL", None)
+                _counts = RedisCounts(url, settings.LIVE_BUS_CHANNEL) if url else Counts()
+    return _counts
+
+
+def reset() -> None:
+    """Forget the counts (tests that change LIVE_BUS_URL)."""
+    global _counts
+    _counts = None
+
+
+async def keep_alive() -> None:
+    """The per-process heartbeat of the counts (started with the server loop by apps.live.loop)."""
+    while True:
+        await counter().beat()
+        await asyncio.sleep(HEARTBEAT_SECONDS)
+
+
+def limits() -> tuple[int, int]:
+    """(sockets per user, sockets per address): settings LIVE_SOCKETS_PER_USER and LIVE_SOCKETS_PER_ADDRESS."""
+    return (int(getattr(settings, "LIVE_SOCKETS_PER_USER", 20)), int(getattr(settings, "LIVE_SOCKETS_PER_ADDRESS", 50)))
+
+
+def keys_of(user_id: int | None, address: str | None) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The keys a socket is counted under, and their limits.
+
+    >>> keys_of(7, "203.0.113.9")[0]
+    ('u:7', 'a:203.0.113.9')
+    >>> keys_of(None, None)
+    ((), ())
+    """
+    per_user, per_address = limits()
+    keys: list[str] = []
+    caps: list[int] = []
+    if user_id is not None:
+        keys.append(f"u:{user_id}")
+        caps.append(per_user)
+    if address:
+        keys.append(f"a:{address}")
+        caps.append(per_address)
+    return tuple(keys), tuple(caps)
+
+
+loop.on_start(keep_alive)
