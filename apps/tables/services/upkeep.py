@@ -47,12 +47,17 @@ def tables_watched(table_ids: Sequence[int], *, now: datetime | None = None) -> 
         return 0
     now = now or timezone.now()
     stale = Coalesce("watched_at", "created_at")
-    return (
+    # Read first, write only what is stale: most calls find nothing to stamp, and a write (even of no
+    # row) takes SQLite's table lock, which a socket opening beside a move must not contend for.
+    ids = list(
         Table.objects.filter(pk__in=list(table_ids), status=Table.Status.OPEN)
         .alias(seen=stale)
         .filter(seen__lt=now - stamp_every())
-        .update(watched_at=now)
+        .values_list("pk", flat=True)
     )
+    if not ids:
+        return 0
+    return Table.objects.filter(pk__in=ids, status=Table.Status.OPEN).update(watched_at=now)
 
 
 def tables_close_unused(*, now: datetime | None = None) -> int:
