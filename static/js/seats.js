@@ -42,7 +42,7 @@ export function avatar(seatInfo, { active, clock }) {
  * One card per other player. `player` is the engine's view of that seat (tiles, opened, away, left)
  * or null before the first deal.
  */
-export function renderSeats(container, { frame, clock, badges }) {
+export function renderSeats(container, { frame, clock, badges, actions = () => null }) {
   const table = frame.table;
   const view = frame.view;
   const mine = frame.seat;
@@ -76,6 +76,8 @@ export function renderSeats(container, { frame, clock, badges }) {
     const badgeRow = h("p", { class: "badges" });
     for (const badge of badges(index, info, player)) badgeRow.append(h("span", { class: `badge badge--${badge.kind}`, title: badge.title || null }, badge.text));
     if (badgeRow.children.length) body.append(badgeRow);
+    const seatActions = info.empty ? null : actions(info);
+    if (seatActions) body.append(seatActions);
     card.append(body);
     cards.push(card);
   }

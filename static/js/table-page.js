@@ -2,6 +2,7 @@
 // being played (house or rearrange), the waiting room before a match and the scores after each game.
 // It renders the `state` frames the server sends and sends intents; the server decides every rule.
 
+import { Chat } from "./chat.js";
 import { Connection } from "./connection.js";
 import { h } from "./dom.js";
 import { setupFullscreen } from "./fullscreen.js";
@@ -102,6 +103,15 @@ const page = {
 };
 
 const log = new EventLog(document.getElementById("log"));
+const chat = new Chat(page, {
+  root: document.getElementById("chat"),
+  list: document.getElementById("chat-list"),
+  form: document.getElementById("chat-form"),
+  input: document.getElementById("chat-input"),
+  phrases: document.getElementById("chat-phrases"),
+  count: document.getElementById("chat-count"),
+  report: document.getElementById("report-dialog"),
+}, { id: config.userId ? Number(config.userId) : null, guest: Boolean(config.guest), staff: Boolean(config.staff) });
 // Your clock's last seconds tick only on your own turn.
 const sounds = new Sounds(els.sound, () => (app.classList.contains("is-my-turn") ? page.clock.secondsLeft() : null));
 setupFullscreen(els.fullscreen, app);
@@ -125,7 +135,8 @@ function render(frame) {
   renderFair(els.fair, frame);
   offerSeed(frame, (message) => page.connection.send(message));
   log.update(frame);
-  renderSeats(els.seats, { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player) });
+  renderSeats(els.seats, { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player),
+    actions: (info) => chat.seatActions(info) });
   renderWaiting(els.prematch, els.felt, frame, config, (message) => page.send(message));
   controller.render(frame);
   hints?.update(frame);
@@ -191,6 +202,10 @@ function renderFeltStatus(frame) {
 
 function onFrame(frame) {
   if (hints && hints.take(frame)) return;
+  if (chat.take(frame)) {
+    if (frame.type === "muted" && page.frame) render(page.frame); // the seats' Mute/Unmute
+    return;
+  }
   if (frame.type === "state") {
     if (frame.version < page.shown) return;
     page.setBusy(false, false);
