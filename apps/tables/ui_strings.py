@@ -101,6 +101,9 @@ def table_strings() -> dict[str, object]:
         "badge_twin": _("Twin +50"),
         "badge_twin_title": _("Was dealt the indicator's twin: +50 at the end of the game"),
         "badge_autopilot": _("Autopilot"),
+        # Translators: presence (SPEC 13): the player has no connection to the table open.
+        "badge_offline": _("Away"),
+        "badge_offline_title": _("Not connected to the table right now"),
         "badge_left": _("Left"),
         "badge_host": _("Host"),
         # The waiting room
@@ -283,6 +286,10 @@ def table_strings() -> dict[str, object]:
         "log_played_forms": _forms("%(name)s played %(count)s tile.", "%(name)s played %(count)s tiles."),
         "log_drew_forms": _forms("%(name)s drew %(count)s tile.", "%(name)s drew %(count)s tiles."),
         "log_passed": _("%(name)s passed."),
+        # Rearrange: the tiles a player put on the table this turn, and how many sets of the table they changed.
+        "log_placed": _("%(name)s placed %(tiles)s."),
+        "log_placed_rebuilt_forms": _forms("%(name)s placed %(tiles)s and rebuilt %(count)s set.",
+                                           "%(name)s placed %(tiles)s and rebuilt %(count)s sets."),
         "log_autopilot": _("%(name)s is on autopilot."),
         "log_back": _("%(name)s is back."),
         # Hints at unrated tables (apps/review, static/js/hints.js)

@@ -64,6 +64,7 @@ const page = {
   busyTimer: null,
   resultsHidden: null, // the game whose score table the player closed
   connection: null,
+  away: new Set(), // seats whose player has no socket open to the table (presence frames)
 
   /** Send a move; true when it went out (the server's answer comes as an ack or an error). */
   move(text) {
@@ -135,8 +136,7 @@ function render(frame) {
   renderFair(els.fair, frame);
   offerSeed(frame, (message) => page.connection.send(message));
   log.update(frame);
-  renderSeats(els.seats, { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player),
-    actions: (info) => chat.seatActions(info) });
+  renderSeats(els.seats, seatOptions(frame));
   renderWaiting(els.prematch, els.felt, frame, config, (message) => page.send(message));
   controller.render(frame);
   hints?.update(frame);
@@ -159,14 +159,23 @@ function render(frame) {
   page.clock.tick();
 }
 
+function seatOptions(frame) {
+  return { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player),
+    actions: (info) => chat.seatActions(info), away: page.away };
+}
+
 function resultsKey(frame) {
   const game = frame.table.current_game;
   return `${frame.table.status}:${game ? game.id : 0}`;
 }
 
 function badgesFor(frame, index, info, player) {
-  if (controller.badges) return controller.badges(index, info, player);
-  return commonBadges(frame, index, info, player);
+  const badges = controller.badges ? controller.badges(index, info, player) : commonBadges(frame, index, info, player);
+  // Presence (SPEC 13): the server says which seats have no socket open; a seat that left says so already.
+  if (page.away.has(index) && !info.empty && !info.bot && !info.left && !(player && player.left)) {
+    badges.unshift({ kind: "offline", text: t("badge_offline"), title: t("badge_offline_title") });
+  }
+  return badges;
 }
 
 function metaText(table) {
@@ -202,8 +211,13 @@ function renderFeltStatus(frame) {
 
 function onFrame(frame) {
   if (hints && hints.take(frame)) return;
+  if (frame.type === "presence") {
+    page.away = new Set(frame.away);
+    if (page.frame) renderSeats(els.seats, seatOptions(page.frame));
+    return;
+  }
   if (chat.take(frame)) {
-    if (frame.type === "muted" && page.frame) render(page.frame); // the seats' Mute/Unmute
+    if (frame.type === "muted" && page.frame) renderSeats(els.seats, seatOptions(page.frame)); // Mute/Unmute
     return;
   }
   if (frame.type === "state") {
