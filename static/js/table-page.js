@@ -217,7 +217,8 @@ function onFrame(frame) {
     return;
   }
   if (chat.take(frame)) {
-    if (frame.type === "muted" && page.frame) renderSeats(els.seats, seatOptions(page.frame)); // Mute/Unmute
+    // Who this viewer mutes came with it: the seats offer Mute or Unmute.
+    if ((frame.type === "muted" || frame.type === "chat_history") && page.frame) renderSeats(els.seats, seatOptions(page.frame));
     return;
   }
   if (frame.type === "state") {
