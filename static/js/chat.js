@@ -24,10 +24,9 @@ export class Chat {
     this.unread = 0;
     this.unreadBadge = els.root.querySelector(".chat__unread");
     // On a phone the chat starts folded (the felt comes first); a message arriving counts as unread.
-    if (window.matchMedia("(max-width: 720px)").matches) els.root.open = false;
-    els.root.addEventListener("toggle", () => {
-      if (els.root.open) this.setUnread(0);
-    });
+    this.toggle = els.root.querySelector(".chat__title");
+    this.setOpen(!window.matchMedia("(max-width: 720px)").matches);
+    this.toggle.addEventListener("click", () => this.setOpen(!this.isOpen()));
     this.setupForm();
     this.report = new ReportDialog(page, els.report);
   }
@@ -130,7 +129,21 @@ export class Chat {
     this.els.list.append(item);
     while (this.els.list.children.length > KEEP) this.els.list.firstElementChild.remove();
     this.els.list.scrollTop = this.els.list.scrollHeight;
-    if (!this.els.root.open && !this.loading) this.setUnread(this.unread + 1);
+    if (!this.isOpen() && !this.loading) this.setUnread(this.unread + 1);
+  }
+
+  isOpen() {
+    return this.els.root.classList.contains("is-open");
+  }
+
+  setOpen(open) {
+    this.els.root.classList.toggle("is-open", open);
+    this.toggle.setAttribute("aria-expanded", String(open));
+    this.els.root.querySelector(".chat__body").hidden = !open;
+    if (open) {
+      this.setUnread(0);
+      this.els.list.scrollTop = this.els.list.scrollHeight;
+    }
   }
 
   setUnread(count) {

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from tests.browser.conftest import LAPTOP, PHONE, play_now, screenshot
 from tests.browser.house_player import TURN_OR_END, HousePlayer
+from tests.browser.test_house_keyboard import click_rack, watched_table
 from tests.browser.test_bot_accounts import sign_in
 
 PASSWORD = "a long table passphrase 42"
@@ -68,13 +69,12 @@ def table_of_two(site, new_page, *, rate: str = "") -> tuple:  # type: ignore[no
 
 def say(page, text: str) -> None:  # type: ignore[no-untyped-def]
     page.locator("#chat-input").fill(text)
-    shot(page, "debug-say-%d" % page.viewport_size["width"])
     page.locator("#chat-form").get_by_role("button", name="Send").click()
 
 
 def open_chat(page) -> None:  # type: ignore[no-untyped-def]
     """On a phone the chat starts folded: unfold it."""
-    if page.locator("#chat").get_attribute("open") is None:
+    if page.locator("#chat-title").get_attribute("aria-expanded") != "true":
         page.locator("#chat-title").click()
 
 
@@ -191,3 +191,31 @@ def whose_turn(players: list[HousePlayer]) -> HousePlayer:
                 return player
         players[0].page.wait_for_timeout(100)
     raise AssertionError("nobody's turn within 30 s")
+
+
+def test_the_waiting_screen_and_the_score_modal_with_the_chat_at_a_laptop_and_a_phone(site, new_page):
+    """Screens to look at: the host's waiting screen (the host's own seat listed, a free seat without a
+    made-up initial), and the score modal whose See the table is on screen without scrolling, the chat
+    beside them."""
+    (host_name,) = people(site, "host")
+    for size, label in ((LAPTOP, "laptop"), (PHONE, "phone")):
+        host = signed_in(new_page, host_name, size)
+        host.goto("/play/")
+        host.get_by_label("Seat 2").select_option("")
+        host.get_by_role("button", name="Open the table").click()
+        host.wait_for_url("**/t/*/")
+        host.get_by_role("heading", name="Waiting for players").wait_for()
+        seats = host.locator(".waiting__seat")
+        assert "you" in seats.nth(0).inner_text().lower() and host_name in seats.nth(0).inner_text()
+        assert host.locator(".avatar--empty .avatar__face", has_text="E").count() == 0
+        shot(host, f"living-waiting-{label}")
+
+    player, watcher, _ = watched_table(site, new_page, "house-match-end", LAPTOP, PHONE)
+    click_rack(player, "k5")
+    player.locator("#actions").get_by_role("button", name="Discard").click()
+    for viewer, size, label in ((player, LAPTOP, "laptop"), (watcher, PHONE, "phone")):
+        results = viewer.locator("#results")
+        results.locator(".places").wait_for(timeout=30_000)
+        box = results.get_by_role("button", name="See the table").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (label, box)
+        shot(viewer, f"living-scores-{label}")
