@@ -12,7 +12,8 @@ def chat_strings() -> dict[str, object]:
         "chat_phrases": {code: str(words) for code, words in PHRASES.items()},
         "report_reasons": {code: str(words) for code, words in REPORT_REASONS.items()},
         "chat_sign_in": _("Sign in or play as a guest to chat."),
-        "chat_guest_placeholder": _("Guests send quick phrases: sign up to write"),
+        # Translators: the chat box of a guest, who may send the quick phrases only: keep it short.
+        "chat_guest_placeholder": _("Sign up to write"),
         "chat_spectator": _("watching"),
         "chat_mute": _("Mute"),
         "chat_unmute": _("Unmute"),
