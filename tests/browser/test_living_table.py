@@ -135,6 +135,24 @@ def test_two_players_and_a_spectator_talk_mute_and_a_moderator_deletes(site, new
         chat_line(page, "carol watching").wait_for(state="detached", timeout=30_000)
     assert chat_line(carol, "hello from alice").count() == 1
 
+    # Reports: Bob's seat from Alice's seat card, a message from Bob's screen; a second report of the
+    # same player is refused in the dialog with its reason.
+    alice.locator("#seats .seat", has_text=bob_name).get_by_role("button", name="Report").click()
+    dialog = alice.locator("#report-dialog")
+    dialog.get_by_label("Why").select_option("abuse")
+    dialog.get_by_label("What happened (optional)").fill("rude in the chat")
+    shot(alice, "living-report-laptop")
+    dialog.get_by_role("button", name="Send the report").click()
+    alice.locator(".toast", has_text="the moderators will look at it").wait_for(timeout=30_000)
+    assert not dialog.is_visible()
+    alice.locator("#seats .seat", has_text=bob_name).get_by_role("button", name="Report").click()
+    dialog.get_by_role("button", name="Send the report").click()
+    dialog.locator("[data-error]", has_text="reported this already").wait_for(timeout=30_000)
+    dialog.get_by_role("button", name="Cancel").click()
+    chat_line(bob, "hello from alice").get_by_role("button", name="Report").click()
+    bob.locator("#report-dialog").get_by_role("button", name="Send the report").click()
+    bob.locator(".toast", has_text="the moderators will look at it").wait_for(timeout=30_000)
+
 
 def test_the_message_past_the_rate_is_refused_with_its_reason(site, new_page):
     alice, _bob, _url, _names = table_of_two(site, new_page)
