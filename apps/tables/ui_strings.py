@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from apps.catalog.data import CATALOG
+from apps.chat.ui_strings import chat_strings
 from apps.tables.models import BotLevel
 
 
@@ -78,6 +79,7 @@ def lobby_strings() -> dict[str, object]:
 def table_strings() -> dict[str, object]:
     return {
         **common_strings(),
+        **chat_strings(),  # the table's chat (apps/chat)
         # The page and the connection
         "title_your_turn": _("Your turn"),
         "not_connected": _("Not connected: reconnecting. Try again in a moment."),

@@ -20,7 +20,6 @@ from django.views.decorators.http import require_POST
 from apps.accounts.services import guest_login
 from apps.bots.selectors import bot_account_ids
 from apps.catalog.data import CATALOG, game_name
-from apps.chat.ui_strings import chat_strings
 from apps.engine.bots import bot_levels
 from apps.engine.game import is_available
 from apps.tables import fairness, services
@@ -161,7 +160,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         # The frame names the game and the pace by code (one frame for every language): the page words them.
         "game_name": game_name(table.game),
         "pace": pace_label(table.turn_seconds),
-        "strings": {**table_strings(), **chat_strings()},
+        "strings": table_strings(),
         "invite": invite if table.private else "",
         "invite_url": request.build_absolute_uri(invite_path) if seated else "",
         # The page shows the chat and who is away: it asks for those frames too (docs/protocol.md).
