@@ -210,6 +210,9 @@ TABLE_ROOM_CHECK_SECONDS = env.get_float("TABLE_ROOM_CHECK_SECONDS", 1.0, minimu
 # seeds before the first deal (it deals at once when every seed is in). Tests deal at once unless a test
 # sets a window of its own.
 TABLE_FAIR_SEED_SECONDS = env.get_float("TABLE_FAIR_SEED_SECONDS", 0.0 if TESTING else 5.0, maximum=60.0)
+# Presence (apps/tables/presence.py, SPEC 13): a player's last socket closed is told after this grace
+# (a reload within it tells nobody); the whole delay stays well inside the 5 s the spec allows.
+TABLE_PRESENCE_GRACE_SECONDS = env.get_float("TABLE_PRESENCE_GRACE_SECONDS", 2.0, minimum=0.0, maximum=4.0)
 # Chat (apps/chat, SPEC 13): at most this many messages per user in this many seconds, at every table.
 CHAT_RATE_MESSAGES = env.get_int("CHAT_RATE_MESSAGES", 5, minimum=1, maximum=1000)
 CHAT_RATE_SECONDS = env.get_float("CHAT_RATE_SECONDS", 10.0, minimum=1.0, maximum=3600.0)

@@ -19,6 +19,7 @@ def chat_strings() -> dict[str, object]:
         "chat_unmute": _("Unmute"),
         "chat_mute_title": _("Hide what %(name)s says, for you only"),
         "chat_muted_now": _("Muted players' messages are hidden for you."),
+        "chat_unmuted_now": _("You will see that player's new messages again."),
         "chat_delete": _("Delete"),
         "report": _("Report"),
         "report_sent": _("Thank you: the moderators will look at it."),

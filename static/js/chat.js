@@ -88,6 +88,7 @@ export class Chat {
       return true;
     }
     if (frame.type === "muted") {
+      const more = frame.muted.length > this.muted.size;
       this.muted = new Set(frame.muted);
       for (const [id, message] of this.messages) {
         if (this.muted.has(message.user_id)) {
@@ -95,7 +96,7 @@ export class Chat {
           this.els.list?.querySelector(`[data-message="${id}"]`)?.remove();
         }
       }
-      this.page.toast(t("chat_muted_now"));
+      this.page.toast(more ? t("chat_muted_now") : t("chat_unmuted_now"));
       return true;
     }
     if (frame.type === "reported") {
