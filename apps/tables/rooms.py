@@ -6,6 +6,9 @@ once; the room hands each socket its own viewer's frame, already encoded. Pongs 
 from the room, never from the database: a burst of syncs costs a few sends, so a busy server cannot be
 pushed into answering its own late broadcasts with full reads (the "sync storm" of the old design).
 
+Each room also knows who of the table has a socket here, and with the other processes' rooms (over the
+bus) who is away: apps/tables/presence.py.
+
 Lost messages are repaired by the process, not the clients: every CHECK_SECONDS the rooms' versions
 are read in one query, and a room that is behind is brought up to date from the database once (then
 its sockets are sent the frames they lack). After a gap of the bus (Redis came back) the check runs at

@@ -25,7 +25,7 @@ export class Chat {
     this.unreadBadge = els.root.querySelector(".chat__unread");
     // On a phone the chat starts folded (the felt comes first); a message arriving counts as unread.
     this.toggle = els.root.querySelector(".chat__title");
-    this.setOpen(!window.matchMedia("(max-width: 720px)").matches);
+    this.setOpen(!window.matchMedia("(max-width: 720px), (orientation: landscape) and (max-height: 520px)").matches);
     this.toggle.addEventListener("click", () => this.setOpen(!this.isOpen()));
     this.setupForm();
     this.report = new ReportDialog(page, els.report);
