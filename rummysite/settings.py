@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "apps.bots",
     "apps.review",
     "apps.moderation",  # after apps.accounts: its admin extends the accounts' one
+    "apps.chat",
 ]
 
 MIDDLEWARE = [
@@ -224,6 +225,12 @@ TABLE_FAIR_SEED_SECONDS = env.get_float("TABLE_FAIR_SEED_SECONDS", 0.0 if TESTIN
 RATED_REPEAT_LIMIT = env.get_int("RATED_REPEAT_LIMIT", 3, minimum=1)
 RATED_REPEAT_HOURS = env.get_float("RATED_REPEAT_HOURS", 24.0, minimum=0.0)
 RATED_ABORT_TURNS = env.get_int("RATED_ABORT_TURNS", 3, minimum=0)
+# Presence (apps/tables/presence.py, SPEC 13): a player's last socket closed is told after this grace
+# (a reload within it tells nobody); the whole delay stays well inside the 5 s the spec allows.
+TABLE_PRESENCE_GRACE_SECONDS = env.get_float("TABLE_PRESENCE_GRACE_SECONDS", 2.0, minimum=0.0, maximum=4.0)
+# Chat (apps/chat, SPEC 13): at most this many messages per user in this many seconds, at every table.
+CHAT_RATE_MESSAGES = env.get_int("CHAT_RATE_MESSAGES", 5, minimum=1, maximum=1000)
+CHAT_RATE_SECONDS = env.get_float("CHAT_RATE_SECONDS", 10.0, minimum=1.0, maximum=3600.0)
 # Tests drive the table's own actions explicitly (services.table_due / tables_sweep_due).
 TABLE_ENQUEUE_TASKS = not TESTING
 # Limits (SPEC 11): tables one user hosts that have not started; tables one user sits at (open or

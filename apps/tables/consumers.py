@@ -11,6 +11,7 @@ from urllib.parse import parse_qs
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from apps.chat.consumers import CHAT_FRAMES, ChatSocket
 from apps.engine.errors import EngineError
 from apps.live.bus import bus
 from apps.live.endpoint import Endpoint
@@ -31,8 +32,8 @@ MAX_ID_LENGTH = 64
 NO_FIELDS = FrameSpec()
 
 
-class TableSocket(Endpoint):
-    """`/ws/tables/<id>/`: players act for their own seat; everyone else watches."""
+class TableSocket(ChatSocket, Endpoint):
+    """`/ws/tables/<id>/`: players act for their own seat; everyone else watches; all talk (apps/chat)."""
 
     frames: ClassVar[dict[str, FrameSpec]] = {
         "move": FrameSpec((
@@ -50,6 +51,7 @@ class TableSocket(Endpoint):
         "sync": NO_FIELDS,
         "ping": NO_FIELDS,
         "hint": NO_FIELDS,
+        **CHAT_FRAMES,
     }
 
     #: A move of the rearrange game names every meld on the table: 8 KiB holds the largest by far.
@@ -58,6 +60,8 @@ class TableSocket(Endpoint):
 
     sent = -1
     room: Room
+    wants_chat = False
+    wants_presence = False
 
     async def connect(self) -> int | None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -65,6 +69,9 @@ class TableSocket(Endpoint):
         self.user = user if user is not None and user.is_authenticated else None
         self.user_id: int | None = self.user.pk if self.user is not None else None
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        # The frames a client asks for beyond the table's state (docs/protocol.md): the chat, the presence.
+        self.wants_chat = (query.get("chat") or [""])[0] == "1"
+        self.wants_presence = (query.get("presence") or [""])[0] == "1"
         version = await db(_watchable_version)(self.table_id, self.user, (query.get("invite") or [""])[0])
         if version is None:
             return 4404  # as for a table that does not exist: a private id stays secret
@@ -77,10 +84,20 @@ class TableSocket(Endpoint):
         self.room = rooms().join(self.table_id, self)
         await rooms().bring_up_to(self.room, self.version_at_connect)
         await self.room.offer(self)  # unless the room's own push got there first: once per version
+        presence = self.room.presence_frame() if self.wants_presence else None
+        if presence is not None:
+            await self.send_text(presence)
+        if self.wants_chat:
+            self.chat_listen()
+            await self.send_chat_history()  # after the listen: a message said meanwhile comes twice, never lost
 
     async def closed(self) -> None:
+        self.chat_unlisten()
         if hasattr(self, "room"):
             rooms().leave(self.room, self)
+
+    def spawn_send(self, text: str) -> None:
+        rooms().spawn(self.send_text(text))
 
     async def call(self, content: dict[str, Any], service: Callable[..., Any], **kwargs: Any) -> bool:
         """Run a service for this connection's user; refusals become error frames. True if it ran."""

@@ -221,6 +221,8 @@ class Game(models.Model):
     deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
     draft = models.JSONField(_("prepared play of the seat to move"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
+    # The "What happened" log's last entries, codes and parameters (apps/tables/history.py).
+    log = models.JSONField(_("log"), default=list, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 

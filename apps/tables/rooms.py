@@ -6,6 +6,9 @@ once; the room hands each socket its own viewer's frame, already encoded. Pongs 
 from the room, never from the database: a burst of syncs costs a few sends, so a busy server cannot be
 pushed into answering its own late broadcasts with full reads (the "sync storm" of the old design).
 
+Each room also knows who of the table has a socket here, and with the other processes' rooms (over the
+bus) who is away: apps/tables/presence.py.
+
 Lost messages are repaired by the process, not the clients: every CHECK_SECONDS the rooms' versions
 are read in one query, and a room that is behind is brought up to date from the database once (then
 its sockets are sent the frames they lack). After a gap of the bus (Redis came back) the check runs at
@@ -27,6 +30,7 @@ from apps.live.bus import bus
 from apps.live.threads import db
 from apps.tables.effects import LOBBY_TOPIC, table_topic
 from apps.tables.models import Table
+from apps.tables.presence import Presence
 from apps.tables.services.upkeep import stamp_every, tables_watched
 from apps.tables.snapshot import frame_in, table_envelope
 
@@ -42,6 +46,7 @@ class Viewer(Protocol):
 
     user_id: int | None
     sent: int
+    wants_presence: bool
 
     async def send_text(self, text: str) -> None: ...
 
@@ -53,6 +58,7 @@ class Room:
         self.published: dict[str, Any] = {"seats": {}, "frames": {}}
         self.viewers: set[Viewer] = set()
         self.loading: asyncio.Future[None] | None = None
+        self.presence: Presence | None = None  # made by Rooms.join, in the server loop
 
     def accept(self, text: str) -> bool:
         """Take a published change if it is newer than what the room holds."""
@@ -82,6 +88,18 @@ class Room:
     async def push(self) -> None:
         for viewer in list(self.viewers):
             await self.offer(viewer)
+
+    async def tell_presence(self, text: str) -> None:
+        """Send the presence frame (apps/tables/presence.py) to every socket of the room that asked for it."""
+        for viewer in list(self.viewers):
+            if viewer.wants_presence:
+                await viewer.send_text(text)
+
+    def presence_frame(self) -> str | None:
+        """The presence frame for a socket that just opened (None while the room still asks the others)."""
+        if self.presence is None or self.presence.settling:
+            return None
+        return self.presence.frame()
 
 
 class Lobby:
@@ -129,14 +147,23 @@ class Rooms:
         if room is None:
             room = self.rooms[table_id] = Room(table_id)
             bus().listen(table_topic(table_id), self._listener(room))
+            made = room  # the closure keeps this room, not whichever has the id later
+            room.presence = Presence(table_id, lambda: made.published["seats"], lambda text: self.spawn(made.tell_presence(text)))
+            room.presence.start()
         room.viewers.add(viewer)
+        assert room.presence is not None
+        room.presence.opened(viewer.user_id)
         return room
 
     def leave(self, room: Room, viewer: Viewer) -> None:
+        if viewer in room.viewers and room.presence is not None:
+            room.presence.closed(viewer.user_id)
         room.viewers.discard(viewer)
         if not room.viewers and self.rooms.get(room.table_id) is room:
             del self.rooms[room.table_id]
             bus().unlisten(table_topic(room.table_id), room.listener)  # type: ignore[attr-defined]
+            if room.presence is not None:
+                room.presence.stop()
 
     def _listener(self, room: Room) -> Any:
         def listener(text: str) -> None:
@@ -148,6 +175,8 @@ class Rooms:
     def take(self, room: Room, text: str) -> None:
         if room.accept(text):
             self.spawn(room.push())
+            if room.presence is not None:
+                room.presence.update()  # someone sat down or stood up
 
     async def bring_up_to(self, room: Room, version: int) -> None:
         """Make sure the room holds at least `version` (one read of the database for all the sockets that
@@ -195,6 +224,9 @@ class Rooms:
 
     def gap(self) -> None:
         self.wake.set()
+        for room in list(self.rooms.values()):
+            if room.presence is not None:
+                room.presence.gap()
 
 
 def _versions(table_ids: list[int]) -> dict[int, int]:

@@ -257,3 +257,23 @@ def seat_position(table_id: int, user: Any) -> SeatPosition | None:
 
 def table_version(table_id: int) -> int | None:
     return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+
+
+@dataclass(frozen=True)
+class TalkPlace:
+    """What the chat needs of a table (apps/chat): its match and version now, and the seats' users."""
+
+    table_id: int
+    match_id: int | None
+    version: int
+    seats: dict[int, int]  # user id -> seat index, people only
+
+
+def talk_place(table_id: int) -> TalkPlace | None:
+    """The table as the chat sees it (None: no such table). One query: the seating is kept on the row."""
+    row = Table.objects.filter(pk=table_id).values_list("match_id", "version", "seating").first()
+    if row is None:
+        return None
+    match_id, version, seating = row
+    seats = {int(seat["user_id"]): int(seat["index"]) for seat in seating or [] if seat.get("user_id") is not None}
+    return TalkPlace(table_id=table_id, match_id=match_id, version=version, seats=seats)

@@ -99,6 +99,7 @@ def table_info(table: Table, game: Game | None, match: Match | None) -> dict[str
             "next_game_at": table.due_at.isoformat()
             if table.due_action == Table.Due.NEXT_GAME and table.due_at
             else None,
+            "log": game.log,  # "What happened", from the server (apps/tables/history.py)
         }
     return info
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from apps.catalog.data import CATALOG
+from apps.chat.ui_strings import chat_strings
 from apps.tables import rated
 from apps.tables.models import BotLevel
 
@@ -106,6 +107,7 @@ def lobby_strings() -> dict[str, object]:
 def table_strings() -> dict[str, object]:
     return {
         **common_strings(),
+        **chat_strings(),  # the table's chat (apps/chat)
         # The page and the connection
         "title_your_turn": _("Your turn"),
         "not_connected": _("Not connected: reconnecting. Try again in a moment."),
@@ -129,6 +131,9 @@ def table_strings() -> dict[str, object]:
         "badge_twin": _("Twin +50"),
         "badge_twin_title": _("Was dealt the indicator's twin: +50 at the end of the game"),
         "badge_autopilot": _("Autopilot"),
+        # Translators: presence (SPEC 13): the player has no connection to the table open.
+        "badge_offline": _("Away"),
+        "badge_offline_title": _("Not connected to the table right now"),
         "badge_left": _("Left"),
         "badge_host": _("Host"),
         # The waiting room
@@ -313,6 +318,10 @@ def table_strings() -> dict[str, object]:
         "log_played_forms": _forms("%(name)s played %(count)s tile.", "%(name)s played %(count)s tiles."),
         "log_drew_forms": _forms("%(name)s drew %(count)s tile.", "%(name)s drew %(count)s tiles."),
         "log_passed": _("%(name)s passed."),
+        # Rearrange: the tiles a player put on the table this turn, and how many sets of the table they changed.
+        "log_placed": _("%(name)s placed %(tiles)s."),
+        "log_placed_rebuilt_forms": _forms("%(name)s placed %(tiles)s and rebuilt %(count)s set.",
+                                           "%(name)s placed %(tiles)s and rebuilt %(count)s sets."),
         "log_autopilot": _("%(name)s is on autopilot."),
         "log_back": _("%(name)s is back."),
         # Hints at unrated tables (apps/review, static/js/hints.js)

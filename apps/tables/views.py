@@ -167,7 +167,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "strings": table_strings(),
         "invite": invite if table.private else "",
         "invite_url": request.build_absolute_uri(invite_path) if seated else "",
-        "ws_path": f"/ws/tables/{table.pk}/" + (f"?invite={invite}" if table.private and invite else ""),
+        # The page shows the chat and who is away: it asks for those frames too (docs/protocol.md).
+        "ws_path": f"/ws/tables/{table.pk}/?chat=1&presence=1" + (f"&invite={invite}" if table.private and invite else ""),
     }
     return render(request, "tables/table.html", context)
 

@@ -42,7 +42,7 @@ export function avatar(seatInfo, { active, clock }) {
  * One card per other player. `player` is the engine's view of that seat (tiles, opened, away, left)
  * or null before the first deal.
  */
-export function renderSeats(container, { frame, clock, badges }) {
+export function renderSeats(container, { frame, clock, badges, actions = () => null, away = new Set() }) {
   const table = frame.table;
   const view = frame.view;
   const mine = frame.seat;
@@ -57,8 +57,9 @@ export function renderSeats(container, { frame, clock, badges }) {
     const classes = ["seat", seatColourClass(index)];
     if (active) classes.push("is-turn");
     if (info.empty) classes.push("is-empty");
+    if (away.has(index) && !info.empty && !info.bot) classes.push("is-offline");
     if ((player && player.left) || info.left) classes.push("has-left");
-    const card = h("article", { class: classes.join(" "), "aria-label": seatLabel(info, player, active, frame) });
+    const card = h("article", { class: classes.join(" "), "aria-label": seatLabel(info, player, active, frame, away.has(index)) });
     card.append(avatar(info, { active, clock }));
     const body = h("div", { class: "seat__body" });
     // A bot account's card names it plainly: its BOT badge is on the card.
@@ -76,19 +77,22 @@ export function renderSeats(container, { frame, clock, badges }) {
     const badgeRow = h("p", { class: "badges" });
     for (const badge of badges(index, info, player)) badgeRow.append(h("span", { class: `badge badge--${badge.kind}`, title: badge.title || null }, badge.text));
     if (badgeRow.children.length) body.append(badgeRow);
+    const seatActions = info.empty ? null : actions(info);
+    if (seatActions) body.append(seatActions);
     card.append(body);
     cards.push(card);
   }
   container.replaceChildren(...cards);
 }
 
-function seatLabel(info, player, active, frame) {
+function seatLabel(info, player, active, frame, offline) {
   const parts = [info.empty && !info.invited ? t("seat_free", { n: info.index + 1 }) : seatName(info)];
   if (info.index === frame.seat) parts.push(t("you"));
   if (player && !player.left) parts.push(tn("tiles", player.tiles));
   if (active) parts.push(t("their_turn"));
   if (player && player.opened) parts.push(t("badge_opened"));
   if (player && player.away) parts.push(t("badge_autopilot"));
+  if (offline && !info.empty && !info.bot) parts.push(t("badge_offline"));
   if ((player && player.left) || info.left) parts.push(t("badge_left"));
   if (frame.view && frame.view.twin_seat === info.index) parts.push(t("badge_twin_title"));
   return parts.join(", ");

@@ -2,6 +2,7 @@
 // being played (house or rearrange), the waiting room before a match and the scores after each game.
 // It renders the `state` frames the server sends and sends intents; the server decides every rule.
 
+import { Chat } from "./chat.js";
 import { Connection } from "./connection.js";
 import { h } from "./dom.js";
 import { setupFullscreen } from "./fullscreen.js";
@@ -63,6 +64,7 @@ const page = {
   busyTimer: null,
   resultsHidden: null, // the game whose score table the player closed
   connection: null,
+  away: new Set(), // seats whose player has no socket open to the table (presence frames)
 
   /** Send a move; true when it went out (the server's answer comes as an ack or an error). */
   move(text) {
@@ -102,6 +104,15 @@ const page = {
 };
 
 const log = new EventLog(document.getElementById("log"));
+const chat = new Chat(page, {
+  root: document.getElementById("chat"),
+  list: document.getElementById("chat-list"),
+  form: document.getElementById("chat-form"),
+  input: document.getElementById("chat-input"),
+  phrases: document.getElementById("chat-phrases"),
+  count: document.getElementById("chat-count"),
+  report: document.getElementById("report-dialog"),
+}, { id: config.userId ? Number(config.userId) : null, guest: Boolean(config.guest), staff: Boolean(config.staff) });
 // Your clock's last seconds tick only on your own turn.
 const sounds = new Sounds(els.sound, () => (app.classList.contains("is-my-turn") ? page.clock.secondsLeft() : null));
 setupFullscreen(els.fullscreen, app);
@@ -125,7 +136,7 @@ function render(frame) {
   renderFair(els.fair, frame);
   offerSeed(frame, (message) => page.connection.send(message));
   log.update(frame);
-  renderSeats(els.seats, { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player) });
+  renderSeats(els.seats, seatOptions(frame));
   renderWaiting(els.prematch, els.felt, frame, config, (message) => page.send(message));
   controller.render(frame);
   hints?.update(frame);
@@ -148,14 +159,23 @@ function render(frame) {
   page.clock.tick();
 }
 
+function seatOptions(frame) {
+  return { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player),
+    actions: (info) => chat.seatActions(info), away: page.away };
+}
+
 function resultsKey(frame) {
   const game = frame.table.current_game;
   return `${frame.table.status}:${game ? game.id : 0}`;
 }
 
 function badgesFor(frame, index, info, player) {
-  if (controller.badges) return controller.badges(index, info, player);
-  return commonBadges(frame, index, info, player);
+  const badges = controller.badges ? controller.badges(index, info, player) : commonBadges(frame, index, info, player);
+  // Presence (SPEC 13): the server says which seats have no socket open; a seat that left says so already.
+  if (page.away.has(index) && !info.empty && !info.bot && !info.left && !(player && player.left)) {
+    badges.unshift({ kind: "offline", text: t("badge_offline"), title: t("badge_offline_title") });
+  }
+  return badges;
 }
 
 function metaText(table) {
@@ -191,6 +211,16 @@ function renderFeltStatus(frame) {
 
 function onFrame(frame) {
   if (hints && hints.take(frame)) return;
+  if (frame.type === "presence") {
+    page.away = new Set(frame.away);
+    if (page.frame) renderSeats(els.seats, seatOptions(page.frame));
+    return;
+  }
+  if (chat.take(frame)) {
+    // Who this viewer mutes came with it: the seats offer Mute or Unmute.
+    if ((frame.type === "muted" || frame.type === "chat_history") && page.frame) renderSeats(els.seats, seatOptions(page.frame));
+    return;
+  }
   if (frame.type === "state") {
     if (frame.version < page.shown) return;
     page.setBusy(false, false);

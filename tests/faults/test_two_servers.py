@@ -182,3 +182,49 @@ def test_a_ban_saved_anywhere_closes_the_users_sockets_on_every_process(servers)
         return [await asyncio.wait_for(close_code(ws), 60) for ws in sockets]
 
     assert run_in_thread(run()) == [4403, 4403]
+
+
+async def until_frame(ws, kind: str, ceiling: float = 30.0, **fields: object) -> dict:  # type: ignore[no-untyped-def]
+    async def wait() -> dict:
+        while True:
+            frame = json.loads(await ws.recv())
+            if frame["type"] == kind and all(frame.get(key) == value for key, value in fields.items()):
+                return frame
+
+    return await asyncio.wait_for(wait(), ceiling)
+
+
+def test_a_player_on_one_process_sees_the_other_go_away_and_come_back_and_hears_their_chat(servers):
+    """Presence and chat cross processes by the bus: the host's socket is on the first process, the
+    guest's on the second."""
+    a, b = servers
+    host, guest = Visitor(a), Visitor(a)
+    host.post("/accounts/guest/")
+    guest.post("/accounts/guest/")
+    table_id = table_of(host.post("/play/new/", game="tile-rummy", seats="2", match_length="1", turn_seconds="60",
+                                  seat_1=""))
+    guest.post(f"/t/{table_id}/join/")
+    query = "?chat=1&presence=1"
+
+    async def run() -> tuple[dict, dict, dict, dict]:
+        mine = await connect(f"ws://{a}/ws/tables/{table_id}/{query}", origin=f"http://{a}",
+                             additional_headers=[("Cookie", host.cookie)], proxy=None)
+        await until_frame(mine, "chat_history")
+        theirs = await connect(f"ws://{b}/ws/tables/{table_id}/{query}", origin=f"http://{b}",
+                               additional_headers=[("Cookie", guest.cookie)], proxy=None)
+        await until_frame(theirs, "chat_history")
+        here = await until_frame(mine, "presence", away=[])
+        await theirs.send(json.dumps({"type": "chat", "phrase": "gl"}))
+        heard = await until_frame(mine, "chat")
+        await theirs.close()
+        gone = await until_frame(mine, "presence", away=[1])
+        again = await connect(f"ws://{b}/ws/tables/{table_id}/{query}", origin=f"http://{b}",
+                              additional_headers=[("Cookie", guest.cookie)], proxy=None)
+        back = await until_frame(mine, "presence", away=[])
+        for ws in (mine, again):
+            await ws.close()
+        return here, heard, gone, back
+
+    here, heard, gone, back = run_in_thread(run())
+    assert heard["message"]["phrase"] == "gl" and heard["message"]["seat"] == 1
+    assert here["away"] == [] and gone["away"] == [1] and back["away"] == []

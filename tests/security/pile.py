@@ -40,6 +40,7 @@ from apps.engine.fair import FairSeeds
 from apps.engine.game import get_rules
 from apps.engine.match import start_match
 from apps.engine.tiles import tile_of
+from apps.tables import history
 from apps.tables.fairness import public_view
 from apps.tables.models import FairDeal, Game, Match, Seat, Table
 from apps.tables.snapshot import envelope, frame_in, seating_of
@@ -132,7 +133,7 @@ def fair_seeds_for(seed: int, seats: int) -> FairSeeds:
 
 
 def rows_for(game_slug: str, state: Any, engine_match: Any, version: int,
-             seeds: FairSeeds | None = None) -> tuple[Table, Game, Match]:
+             seeds: FairSeeds | None = None, log: list[dict[str, Any]] | None = None) -> tuple[Table, Game, Match]:
     now = timezone.now()
     table = Table(id=1, game=game_slug, seat_count=state.seats, match_length=engine_match.length, turn_seconds=60,
                   status=Table.Status.PLAYING, version=version, host_id=1, due_action=Table.Due.TIMEOUT,
@@ -140,7 +141,8 @@ def rows_for(game_slug: str, state: Any, engine_match: Any, version: int,
     users = [User(id=index + 1, username=f"player-{index}") for index in range(state.seats)]
     seats = [Seat(table=table, index=index, user=users[index], joined_at=now) for index in range(state.seats)]
     match = Match(id=1, table=table, number=1, game=game_slug, state=engine_match.to_dict())
-    game = Game(id=1, match=match, number=1, state={}, deal={}, turn=1, deadline=now + timedelta(seconds=60))
+    game = Game(id=1, match=match, number=1, state={}, deal={}, turn=1, deadline=now + timedelta(seconds=60),
+                log=log or [])
     table.match, table.current_game = match, game
     table.seating = seating_of(seats)
     if seeds is not None:
@@ -196,9 +198,10 @@ def check_frame(frame: dict[str, Any], state: Any, seat: int | None, secrets: Pi
     if seed is not None:
         problems += seed.problems(frame, text)
     view = frame["view"]
-    # Skipped: the jokers' stand-ins, the scored end, the drawn tile (it is in the rack) and the
-    # seating draw (fewer tiles than a window, put back before the deal).
-    found = walk(frame, skip=frozenset({"jokers", "result", "drawn", "ceremony"}))
+    # Skipped: the jokers' stand-ins, the scored end, the drawn tile (it is in the rack), the
+    # seating draw (fewer tiles than a window, put back before the deal) and the log (it names tiles
+    # seen on the table again: checked on its own below).
+    found = walk(frame, skip=frozenset({"jokers", "result", "drawn", "ceremony", "log"}))
     hidden = found.keys & HIDDEN_KEYS
     if hidden:
         problems.append(f"hidden keys {sorted(hidden)}")
@@ -219,6 +222,13 @@ def check_frame(frame: dict[str, Any], state: Any, seat: int | None, secrets: Pi
         extra = found.faces - allowed
         if extra:
             problems.append(f"faces seat {seat} may not see: {dict(extra)}")
+    # The log (apps/tables/history.py) names only tiles every viewer sees, on the table or discarded.
+    game = (frame.get("table") or {}).get("current_game") or {}
+    public = Counter(str(tile_of(tile)) for tile in secrets.hidden.visible(state, None))
+    logged = walk(game.get("log", [])).faces
+    unseen = {face for face in logged if face not in public}
+    if unseen:
+        problems.append(f"the log names tiles nobody may see: {sorted(unseen)}")
     return problems
 
 
@@ -232,10 +242,11 @@ def play_and_check(seed: int, seats: int, tally: Tally, *, game_slug: str = HOUS
     seed_secrets = SeedSecrets(seeds)
     engine_match, state = start_match(game_slug, seats, seeds, 1)
     version = 1
+    log = history.new_game(1)
     for _ in range(max_moves):
         tally.states += 1
         secrets = PileSecrets(state, game_slug)
-        rows = rows_for(game_slug, state, engine_match, version, seeds)
+        rows = rows_for(game_slug, state, engine_match, version, seeds, log)
         decoded = json.loads(envelope(*rows, state))
         fair = public_view(rows[2])
         tally.fair_views += 1
@@ -251,6 +262,8 @@ def play_and_check(seed: int, seats: int, tally: Tally, *, game_slug: str = HOUS
         if rules.is_over(state):
             break
         mover = rules.to_move(state)
-        state = rules.apply(state, mover, brain.next_move(rules.view_for(state, mover), rng))
+        after = rules.apply(state, mover, brain.next_move(rules.view_for(state, mover), rng))
+        log = history.kept(log, history.entries(rules.view_for(state, None), rules.view_for(after, None)))
+        state = after
         version += 1
     tally.games += 1

@@ -119,3 +119,22 @@ def test_the_fair_deal_part_shows_the_server_seed_once_the_match_is_over_and_not
     match.finished_at = timezone.now()
     assert public_view(match)["server_seed"] == seeds.server_seed.hex()
     assert SeedSecrets(seeds).problems(public_view(match))
+
+
+def test_the_checks_catch_a_log_that_names_a_tile_of_a_rack():
+    """The log (apps/tables/history.py) is checked too: an entry naming a tile of a rack, even the
+    viewer's own, fails (the log goes to every viewer alike)."""
+    import random
+
+    from apps.engine.game import get_rules
+    from apps.engine.tiles import tile_of
+
+    rules = get_rules("tile-rummy")
+    state = rules.new_game(2, random.Random(1))
+    secrets = PileSecrets(state)
+    own = str(tile_of(state.racks[0][0]))
+    honest = {"type": "state", "view": rules.view_for(state, 0),
+              "table": {"current_game": {"log": [{"code": "new_game", "n": 1}]}}}
+    assert check_frame(honest, state, 0, secrets) == []
+    leak = {**honest, "table": {"current_game": {"log": [{"code": "discarded", "seat": 0, "tile": own}]}}}
+    assert any("the log" in problem for problem in check_frame(leak, state, 0, secrets))

@@ -103,15 +103,16 @@ def keys_in(value: Any) -> set[str]:
     return set()
 
 
-async def play_over_websockets(slug: str, seats: int) -> tuple[list[dict], list[dict], int, Table]:
+async def play_over_websockets(slug: str, seats: int, query: str = "") -> tuple[list[dict], list[dict], int, Table]:
     """A guest plays a whole match against bots over a WebSocket while a spectator watches. Returns
-    every frame the player and the spectator received, the player's seat, and the table."""
+    every frame the player and the spectator received, the player's seat, and the table. `query`: what
+    the sockets ask for besides the game (`?chat=1&presence=1`, as the table page does)."""
     guest = await db(make_user)("guest-ws", guest=True)
     level = strongest_bot(slug)
     table = await db(services.table_open)(by=guest, game=slug, seat_count=seats, bots=[level] * (seats - 1))
     await db(services.table_start)(table_id=table.pk, by=guest)
-    player = await connect(f"/ws/tables/{table.pk}/", guest)
-    spectator = await connect(f"/ws/tables/{table.pk}/")
+    player = await connect(f"/ws/tables/{table.pk}/{query}", guest)
+    spectator = await connect(f"/ws/tables/{table.pk}/{query}")
     player_frames: list[dict] = []
     spectator_frames: list[dict] = []
     state = await receive(player)
@@ -152,9 +153,17 @@ async def test_a_guest_and_a_bot_play_a_house_match_to_the_end_and_a_spectator_f
 
 
 async def test_no_frame_ever_carries_another_seats_rack_or_the_pile():
-    player_frames, spectator_frames, seat, table = await play_over_websockets(HOUSE, 3)
+    # The sockets ask for the chat and the presence too: those frames are checked with the rest.
+    player_frames, spectator_frames, seat, table = await play_over_websockets(HOUSE, 3, "?chat=1&presence=1")
     states = [frame for frame in player_frames if frame["type"] == "state"]
     assert len(states) > 20
+    others = [frame for frame in player_frames + spectator_frames if frame["type"] not in ("state", "ack")]
+    assert {"chat_history", "presence"} <= {frame["type"] for frame in others}
+    for frame in others:
+        assert not keys_in(frame) & {"rack", "racks", "drawn", "deal", "pile", "pile_order", "view", "server_seed"}
+    for frame in states:  # the log names what everyone saw: no entry has a rack in it
+        log = (frame["table"].get("current_game") or {}).get("log", [])
+        assert not keys_in(log) & {"rack", "racks", "drawn", "pile"}
     for frame in states:
         assert frame["seat"] == seat and frame["view"]["you"] == seat
         assert not keys_in(frame) & {"racks", "pile_order", "deal", "state"}

@@ -17,7 +17,7 @@ from apps.engine.fair import FairSeeds
 from apps.engine.game import Randomness, Rules
 from apps.engine.match import Match as EngineMatch
 from apps.engine.match import start_match as engine_start_match
-from apps.tables import fairness, rated
+from apps.tables import fairness, history, rated
 from apps.tables.models import FairDeal, Game, Match, MatchPlayer, Seat, Table
 from apps.tables.services.rows import bump, rules_of
 
@@ -70,6 +70,7 @@ def deal_next_game(
         state=rules.to_dict(state),
         deal=rules.deal_of(state),
         turn=1,
+        log=history.new_game(engine_match.games_played + 1),
     )
     table.current_game = game
     schedule(table, game, rules, state, now, new_turn=True)

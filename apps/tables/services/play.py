@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from apps.engine.game import Leave, Move, Rules
 from apps.engine.match import Match as EngineMatch
-from apps.tables import effects, rated
+from apps.tables import effects, history, rated
 from apps.tables.models import Game, MoveLog, Table
 from apps.tables.services import sql
 from apps.tables.services.flow import Due, finish_match, schedule, seconds
@@ -86,6 +86,9 @@ def apply_and_save(
             game.own_turns = own
             game_fields.append("own_turns")
     game.state = rules.to_dict(after)
+    # The log's lines, from what everyone could see before and after (saved in the same row update).
+    game.log = history.kept(game.log, history.entries(rules.view_for(state, None), rules.view_for(after, None)))
+    game_fields.append("log")
     rated_match = None
     finished = None
     match = table.match

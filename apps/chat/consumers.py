@@ -1,0 +1,106 @@
+"""The chat's part of a table's socket (apps/tables/consumers.py mixes it in): the frames `chat`,
+`mute`, `chat_delete` and `report`, the history sent when the socket opens, and the messages heard on
+the table's chat topic, less those of the authors this viewer muted. docs/protocol.md describes them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from django.utils import translation
+
+from apps.chat import services
+from apps.chat.models import MAX_LENGTH, MAX_REPORT_LENGTH
+from apps.chat.wire import chat_topic
+from apps.live.bus import bus
+from apps.live.guard import Field, FrameSpec
+from apps.live.threads import db
+
+#: The frame's own limit is looser than the rule, so a long message gets the rule's reason, not "bad frame".
+TEXT_FIELD_LIMIT = 4 * MAX_LENGTH
+
+CHAT_FRAMES: dict[str, FrameSpec] = {
+    "chat": FrameSpec((Field("text", (str,), max_length=TEXT_FIELD_LIMIT), Field("phrase", (str,), max_length=12),
+                       Field("id", (str,), max_length=64))),
+    "mute": FrameSpec((Field("user", (int,), required=True),)),
+    "unmute": FrameSpec((Field("user", (int,), required=True),)),
+    "chat_delete": FrameSpec((Field("message", (int,), required=True),)),
+    "report": FrameSpec((Field("user", (int,)), Field("message", (int,)), Field("reason", (str,), required=True, max_length=12),
+                         Field("text", (str,), max_length=2 * MAX_REPORT_LENGTH), Field("id", (str,), max_length=64))),
+}
+
+
+class ChatSocket:
+    """Needs `table_id`, `user`, `user_id`, `language`, `send_text`, `send_json`, `send_error` (an Endpoint's)."""
+
+    chat_frames: ClassVar[dict[str, FrameSpec]] = CHAT_FRAMES
+    muted: set[int]
+    table_id: int
+    user: Any
+    user_id: int | None
+    language: str
+
+    def chat_listen(self) -> None:
+        self.muted = set()
+        self._chat_listener = self.heard_chat
+        bus().listen(chat_topic(self.table_id), self._chat_listener)
+
+    def chat_unlisten(self) -> None:
+        listener = getattr(self, "_chat_listener", None)
+        if listener is not None:
+            bus().unlisten(chat_topic(self.table_id), listener)
+
+    async def send_chat_history(self) -> None:
+        viewer = self.user_id
+
+        def load() -> tuple[set[int], list[dict[str, Any]]]:
+            return services.muted_by(viewer), services.chat_history(table_id=self.table_id, viewer_id=viewer)
+
+        self.muted, messages = await db(load)()
+        await self.send_json({"type": "chat_history", "messages": messages, "muted": sorted(self.muted)})
+
+    def heard_chat(self, text: str) -> None:
+        published = json.loads(text)
+        if published.get("a") is not None and published["a"] in self.muted:
+            return
+        self.spawn_send(published["f"])  # type: ignore[attr-defined]
+
+    async def chat_call(self, content: dict[str, Any], service: Callable[..., Any], **kwargs: Any) -> Any:
+        language, user = self.language, self.user
+
+        def run() -> Any:
+            with translation.override(language):
+                return service(by=user, **kwargs)
+
+        try:
+            return await db(run)()
+        except services.ChatRefused as error:
+            await self.send_error(error.error_code, str(error), ref=content)  # type: ignore[attr-defined]
+            return None
+
+    async def on_chat(self, content: dict[str, Any]) -> None:
+        frame = await self.chat_call(content, services.chat_say, table_id=self.table_id,
+                                     text=content.get("text", ""), phrase=content.get("phrase", ""))
+        if frame is not None and isinstance(content.get("id"), str):
+            await self.send_json({"type": "ack", "ref": content["id"]})  # type: ignore[attr-defined]
+
+    async def on_mute(self, content: dict[str, Any], *, muted: bool = True) -> None:
+        muted_now = await self.chat_call(content, services.chat_mute, user_id=content["user"], muted=muted)
+        if muted_now is not None:
+            muted = muted_now
+            self.muted = muted
+            await self.send_json({"type": "muted", "muted": sorted(muted)})  # type: ignore[attr-defined]
+
+    async def on_unmute(self, content: dict[str, Any]) -> None:
+        await self.on_mute(content, muted=False)
+
+    async def on_chat_delete(self, content: dict[str, Any]) -> None:
+        await self.chat_call(content, services.chat_delete, message_id=content["message"])
+
+    async def on_report(self, content: dict[str, Any]) -> None:
+        report = await self.chat_call(content, services.report_make, table_id=self.table_id, user_id=content.get("user"),
+                                      message_id=content.get("message"), reason=content["reason"],
+                                      text=content.get("text", ""))
+        if report is not None:
+            await self.send_json({"type": "reported", "ref": content.get("id"), "report": report.pk})  # type: ignore[attr-defined]
