@@ -1,6 +1,6 @@
 """The Hard bot of the Rearrange game (SPEC 7, issue 5): the exact solver's plays, chosen with a plan.
 
-Each turn it asks the solver (`apps.engine.solver`) for candidate plays and picks one:
+Each turn it asks the solver (`apps.engine.rearrange.solver`) for candidate plays and picks one:
 
 - It goes out whenever the solver can place its whole rack.
 - Before opening: the solver's best opening, but only the fewest of its new sets that reach 30; the other
@@ -30,7 +30,7 @@ from apps.engine.bots.rearrange_view import Faces, RearrangeSeatView
 from apps.engine.game import JSON, Draw, Move
 from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld
 from apps.engine.rearrange.moves import Play
-from apps.engine.solver import TILE_WEIGHT, Solution, solve, solve_opening
+from apps.engine.rearrange.solver import TILE_WEIGHT, Solution, solve, solve_opening
 from apps.engine.tiles import COLOURS, JOKER, Tile
 
 
