@@ -95,6 +95,10 @@ class _Step(NamedTuple):
 Found = tuple[int, list[_Step], int]  # (value, steps, rack jokers kept in hand)
 
 
+# Steps (states visited) after which a depth-first walk for a play that places everything gives up, per start.
+PLACE_ALL_STEPS = 16_000
+
+
 class _Walk:
     """The search space of one problem: its start states, the moves of every layer (52 cells and 13
     group steps, in order) from any state, and which final states are legal tables. Moves are generated
@@ -123,6 +127,7 @@ class _Walk:
         self.held = max(weight[52], 0) if problem.rack_jokers and problem.hold_jokers else 0
         # Leave out the start with every table joker kept (a search without freeing has covered it).
         self.skip_kept = False
+        self.proved_none = False  # set by `place_all`
         # Moves by layer and what they depend on in the state: one dict (fewer objects for the garbage
         # collector to follow), keyed by the state's bits | layer << LAYER_SHIFT.
         self.cache: dict[int, Moves] = {}
@@ -374,12 +379,15 @@ class _Walk:
     def place_all(self) -> Found | None:
         """A play that places every numbered rack tile (rack jokers too, or kept in hand to add at the
         end), found depth first: when the table has room, the first few paths tried reach one, without
-        looking at the whole space. None if there is none (then the whole space was looked at).
+        looking at the whole space. None if there is none, or if the walk gave up (`proved_none` says
+        which: a walk that has not found one within `PLACE_ALL_STEPS` steps per start gives up, as proving
+        there is none costs as much as the full search that follows).
 
         With several start states (the fates of table jokers), each is walked in turn for a number of
         steps that doubles every round: a fate that places everything at once is not kept waiting while
         another is proved hopeless (the states found hopeless stay known)."""
         rack = self.problem.rack
+        self.proved_none = False
         self._wanted = [rack[layer % 5][layer // 5 + 1] if layer % 5 < 4 else -1 for layer in range(self.LAYERS)]
         self._failed: list[set[int]] = [set() for _ in range(self.LAYERS + 1)]  # by layer: states that fail
         # By layer, as `cache`: the moves that place every rack tile of the cell (delta, plan pairs).
@@ -387,8 +395,10 @@ class _Walk:
         self._path: list[int] = []
         try:
             starts = list(self.starts())
-            self._steps = -1 if len(starts) == 1 else 1000
+            self._steps = PLACE_ALL_STEPS if len(starts) == 1 else 1000
             while starts:
+                if self._steps > PLACE_ALL_STEPS:
+                    return None  # given up
                 for state in list(starts):
                     self._left = self._steps
                     self._path.clear()
@@ -400,6 +410,7 @@ class _Walk:
                         return self._placed_all(end)
                     starts.remove(state)
                 self._steps *= 2
+            self.proved_none = True
             return None
         finally:
             del self._failed, self._full, self._path

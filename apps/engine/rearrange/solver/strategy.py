@@ -113,7 +113,8 @@ def _solve(problem: _Problem) -> _Play | None:
         everything = _finish(problem, walk.place_all())
         if everything is not None and everything.score >= reachable:
             return everything
-        skip = 1  # no play leaves nothing
+        if walk.proved_none:
+            skip = 1  # no play leaves nothing
     if not any(problem.freeable(joker) for joker in problem.table_jokers):
         return _finish(problem, _best(problem, skip, walk))
     simple = replace(problem, rack_jokers=0, allow_freed=False)
