@@ -90,13 +90,16 @@ def solve(
     *,
     weights: Mapping[Tile, int] | None = None,
     keep: Iterable[Tile] = (),
+    free_jokers: bool = True,
 ) -> Solution | None:
     """The best play of a player who has opened, or None when no play has a positive score (with the
     default weights: when no rack tile can be placed).
 
     `table`: the sets on the table (legal, in table order: it says what each joker stands for).
     `weights`: what placing one tile of a face is worth (faces not given: `default_weight`).
-    `keep`: rack tiles that stay on the rack whatever happens (each listed tile once)."""
+    `keep`: rack tiles that stay on the rack whatever happens (each listed tile once).
+    `free_jokers`: False looks only at plays that keep every table joker where it may stand (much cheaper
+    when a table joker could be freed: a bot's quick look-ahead)."""
     melds = [read_meld(meld) for meld in table]
     grid, jokers = _counts(tile for meld in melds for tile in meld.tiles)
     _check_counts((grid, jokers), _counts(rack))
@@ -109,7 +112,7 @@ def solve(
         for at, tile in enumerate(meld.tiles)
         if tile.is_joker
     ]
-    problem = _Problem(grid, rack_grid, table_jokers, rack_jokers, _weights(weights), opening=False, minimum=0)
+    problem = _Problem(grid, rack_grid, table_jokers, rack_jokers, _weights(weights), opening=False, minimum=0, allow_freed=free_jokers)
     return _solution(problem)
 
 
