@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from apps.engine.bots.rearrange_search import Candidate, rank
+from apps.engine.bots.rearrange_search import Candidate, Hidden, rank, rank_endgame, sample_hidden
 from apps.engine.bots.rearrange_view import Faces, RearrangeSeatView
 from apps.engine.game import JSON, Draw, Move
 from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld
@@ -63,6 +63,7 @@ class RearrangeWeights:
     endgame_below: int = 4  # a rack this short (any seat's): the endgame search
     endgame_samples: int = 8
     endgame_rounds: int = 4
+    endgame_depth: int = 4  # turns of the endgame search (an empty pool)
     holds: int = 2  # candidates that hold back one placed tile
 
 
@@ -79,15 +80,33 @@ class HardRearrangeBot:
         if not self.weights.search or full is None or len(full.placed) == len(seat.rack):
             return planned
         candidates = self._candidates(seat, planned, full)
-        if len(candidates) == 1:
+        if seat.pool and len(candidates) == 1:
             return planned
         chosen = self.weights
-        endgame = min(seat.tiles[other] for other in range(seat.seats) if not seat.left[other]) <= chosen.endgame_below
-        samples, rounds = (chosen.endgame_samples, chosen.endgame_rounds) if endgame else (chosen.samples, chosen.rounds)
-        scores = rank(seat, candidates, samples, rounds, random.Random(rng.getrandbits(64)))
-        best = max(range(len(candidates)), key=lambda index: (scores[index], -index))
-        move = candidates[best]
-        return Draw() if move.table is None else Play(move.table)
+        if not seat.pool:
+            # The endgame: every move is a play or a pass (with two players every tile is known).
+            if all(candidate.table is not None for candidate in candidates):
+                candidates.append(Candidate("pass", None, ()))
+            others = sum(1 for other in seat.others())
+            count = 1 if others == 1 else chosen.endgame_samples // 4
+        else:
+            short = min(seat.tiles[other] for other in range(seat.seats) if not seat.left[other]) <= chosen.endgame_below
+            count = chosen.endgame_samples if short else chosen.samples
+        deal_rng = random.Random(rng.getrandbits(64))
+        best = self.decide(seat, candidates, [sample_hidden(seat, deal_rng) for _ in range(count)])
+        return Draw() if best.table is None else Play(best.table)
+
+    def decide(self, seat: RearrangeSeatView, candidates: Sequence[Candidate], deals: Sequence[Hidden]) -> Candidate:
+        """The candidate with the best mean result over `deals` (what the hidden racks and pool might be;
+        `next_move` samples them from the view): with the pool empty by the endgame search, else by
+        play-outs, longer when a rack is short. Ties go to the earlier candidate."""
+        chosen = self.weights
+        if not seat.pool:
+            scores = rank_endgame(seat, candidates, deals, chosen.endgame_depth)
+        else:
+            short = min(seat.tiles[other] for other in range(seat.seats) if not seat.left[other]) <= chosen.endgame_below
+            scores = rank(seat, candidates, deals, chosen.endgame_rounds if short else chosen.rounds)
+        return candidates[max(range(len(candidates)), key=lambda index: (scores[index], -index))]
 
     def _candidates(self, seat: RearrangeSeatView, planned: Move, full: Solution) -> list[Candidate]:
         """The plays worth playing out, the planned one first, each placing a different set of tiles."""

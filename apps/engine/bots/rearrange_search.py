@@ -196,14 +196,92 @@ def after(seat: RearrangeSeatView, hidden: Hidden, candidate: Candidate) -> Posi
     return position
 
 
-def rank(
-    seat: RearrangeSeatView, candidates: Sequence[Candidate], samples: int, rounds: int, rng: random.Random
-) -> list[float]:
-    """Each candidate's mean `evaluate` after `rounds` rounds of play-out, over `samples` sampled deals
-    (the same deals for every candidate)."""
+def rank(seat: RearrangeSeatView, candidates: Sequence[Candidate], deals: Sequence[Hidden], rounds: int) -> list[float]:
+    """Each candidate's mean `evaluate` after `rounds` rounds of play-out, over the sampled `deals` (the
+    same deals for every candidate)."""
     totals = [0.0] * len(candidates)
-    for _ in range(samples):
-        hidden = sample_hidden(seat, rng)
+    for hidden in deals:
         for index, candidate in enumerate(candidates):
             totals[index] += evaluate(playout(after(seat, hidden, candidate), rounds), seat.seat)
-    return [total / samples for total in totals]
+    return [total / len(deals) for total in totals]
+
+
+# --- the endgame: an empty pool ---------------------------------------------------------------------------
+
+
+def _moves_of(table: Table, rack: Faces, opened: bool, holds: int) -> list[tuple[Table, Faces] | None]:
+    """A seat's moves in the endgame search: a pass (None), the most tiles, the plays that hold back one
+    of the `holds` highest tiles the most-tiles play places (costing no other tile), and the best play
+    that keeps the rack's jokers."""
+    moves: list[tuple[Table, Faces] | None] = [None]
+    if opened:
+        full = solve(table, rack)  # racks are short here: jokers may be freed
+    else:
+        full = solve_opening(rack, table)
+    if full is None:
+        return moves
+    moves.append((full.table, full.placed))
+    if not opened or len(full.placed) == len(rack):
+        return moves
+    numbered = sorted({tile for tile in full.placed if not tile.is_joker}, key=lambda tile: (-rack_value(tile), tile.key))
+    for tile in numbered[:holds]:
+        held = solve(table, rack, keep=[tile])
+        if held is not None and len(held.placed) == len(full.placed) - 1:
+            moves.append((held.table, held.placed))
+    jokers = [tile for tile in rack if tile.is_joker]
+    if jokers and JOKER in full.placed:
+        kept = solve(table, rack, keep=jokers)
+        if kept is not None:
+            moves.append((kept.table, kept.placed))
+    return moves
+
+
+def _child(position: Position, move: tuple[Table, Faces] | None) -> Position:
+    seat = position.turn
+    child = Position(position.table, list(position.racks), list(position.pool), list(position.opened), position.left, seat, position.passes)
+    playing = sum(1 for flag in position.left if not flag)
+    if move is None:
+        child.passes += 1
+        if child.passes >= playing:
+            child.over = True
+    else:
+        child.table = move[0]
+        child.racks[seat] = _without(child.racks[seat], move[1])
+        child.opened[seat] = True
+        child.passes = 0
+        if not child.racks[seat]:
+            child.out = seat
+            child.over = True
+    child.turn = _next(child, seat)
+    return child
+
+
+def endgame(position: Position, depth: int, holds: int = 1) -> Position:
+    """With the pool empty: the position `depth` turns on (or at the game's end) when every seat, in
+    turn, makes the move whose end is best for itself by `evaluate` (max-n search over `_moves_of`)."""
+    if position.over or depth == 0:
+        return position
+    seat = position.turn
+    best: Position | None = None
+    best_value = -1.0
+    for move in _moves_of(position.table, position.racks[seat], position.opened[seat], holds):
+        leaf = endgame(_child(position, move), depth - 1, holds)
+        value = evaluate(leaf, seat)
+        if best is None or value > best_value:
+            best, best_value = leaf, value
+    assert best is not None
+    return best
+
+
+def rank_endgame(seat: RearrangeSeatView, candidates: Sequence[Candidate], deals: Sequence[Hidden], depth: int) -> list[float]:
+    """As `rank`, with the pool empty: after each candidate, the endgame search `depth` turns deep (with
+    two players the other rack is known exactly: one deal is enough)."""
+    playing = sum(1 for other in range(seat.seats) if not seat.left[other])
+    totals = [0.0] * len(candidates)
+    for hidden in deals:
+        for index, candidate in enumerate(candidates):
+            position = after(seat, hidden, candidate)
+            position.passes = 1 if candidate.table is None else 0
+            position.over = position.over or position.passes >= playing
+            totals[index] += evaluate(endgame(position, depth), seat.seat)
+    return [total / len(deals) for total in totals]
