@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -23,38 +22,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from apps.catalog.ladder import LADDER_FILE  # noqa: E402
+from apps.catalog.ladder import LADDER_FILE, fit  # noqa: E402
 from apps.engine.bots.simulate import simulate  # noqa: E402
 
 LEVELS = {
     "tile-rummy": ("easy", "hard"),
     "tile-rummy-rearrange": ("easy", "greedy", "hard"),
 }
-
-
-def fit(levels: tuple[str, ...], results: list[tuple[str, str, float, int]]) -> dict[str, int]:
-    """Bradley-Terry by minorisation-maximisation (Hunter 2004), each result (a, b, a's wins, games),
-    wins kept half a game from 0 and from every game; Elo = 400 log10(strength), the first level at 0."""
-    wins = {level: 0.0 for level in levels}
-    pairs: dict[tuple[str, str], int] = {}
-    for a, b, a_wins, games in results:
-        a_wins = min(max(a_wins, 0.5), games - 0.5)
-        wins[a] += a_wins
-        wins[b] += games - a_wins
-        pairs[(a, b)] = pairs.get((a, b), 0) + games
-    strength = {level: 1.0 for level in levels}
-    for _ in range(2000):
-        new = {}
-        for level in levels:
-            denominator = 0.0
-            for (a, b), games in pairs.items():
-                if level in (a, b):
-                    other = b if level == a else a
-                    denominator += games / (strength[level] + strength[other])
-            new[level] = wins[level] / denominator if denominator else strength[level]
-        anchor = new[levels[0]]
-        strength = {level: value / anchor for level, value in new.items()}
-    return {level: round(400 * math.log10(strength[level])) for level in levels}
 
 
 def commit() -> str:

@@ -28,6 +28,37 @@ def elo_gap(rate: float, games: int = 1000) -> int:
     return round(400 * math.log10(clipped / (1 - clipped)))
 
 
+def fit(levels: tuple[str, ...], results: list[tuple[str, str, float, int]]) -> dict[str, int]:
+    """Elo ratings on one scale from pairs' results: the maximum-likelihood Bradley-Terry fit, by
+    minorisation-maximisation (Hunter 2004), of results (a, b, a's wins, games), wins kept half a game
+    from 0 and from every game; Elo = 400 log10(strength), the first level at 0.
+
+    >>> fit(("easy", "hard"), [("easy", "hard", 24.0, 100)])
+    {'easy': 0, 'hard': 200}
+    """
+    wins = {level: 0.0 for level in levels}
+    pairs: dict[tuple[str, str], int] = {}
+    for a, b, a_wins, games in results:
+        a_wins = min(max(a_wins, 0.5), games - 0.5)
+        wins[a] += a_wins
+        wins[b] += games - a_wins
+        pairs[(a, b)] = pairs.get((a, b), 0) + games
+    strength = {level: 1.0 for level in levels}
+    for _ in range(2000):
+        new = {}
+        for level in levels:
+            denominator = 0.0
+            for (a, b), games in pairs.items():
+                if level in (a, b):
+                    other = b if level == a else a
+                    denominator += games / (strength[level] + strength[other])
+            new[level] = wins[level] / denominator if denominator else strength[level]
+        anchor = new[levels[0]]
+        strength = {level: value / anchor for level, value in new.items()}
+    return {level: round(400 * math.log10(strength[level])) for level in levels}
+
+
+
 @dataclass(frozen=True)
 class Ladder:
     """One game's ladder: Elo by bot level (Easy at 0), and how it was measured."""
