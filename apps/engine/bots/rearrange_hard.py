@@ -59,10 +59,10 @@ class RearrangeWeights:
     stiff_weight: int = 0  # extra worth of placing a tile with few sets it could join later, per set fewer
     search: bool = True  # choose among candidates by play-outs (False: the planned play, issue 5's bot)
     samples: int = 4  # sampled deals per decision
-    rounds: int = 2  # rounds of play-out after the candidate
+    rounds: int = 1  # rounds of play-out after the candidate
     endgame_below: int = 4  # a rack this short (any seat's): the endgame search
     endgame_samples: int = 8
-    endgame_rounds: int = 4
+    endgame_rounds: int = 2
     endgame_depth: int = 4  # turns of the endgame search (an empty pool)
     holds: int = 2  # candidates that hold back one placed tile
 

@@ -108,32 +108,35 @@ class Position:
     over: bool = False
 
 
+def play(position: Position, move: tuple[Table, Faces] | None) -> Position:
+    """The seat to move makes `move` (None: it draws, or passes on an empty pool), in place."""
+    seat = position.turn
+    if move is None:
+        if position.pool:
+            position.racks[seat] = (*position.racks[seat], position.pool.pop(0))
+            position.passes = 0
+        else:
+            position.passes += 1
+            position.over = position.passes >= sum(1 for flag in position.left if not flag)
+    else:
+        position.table = move[0]
+        position.racks[seat] = _without(position.racks[seat], move[1])
+        position.opened[seat] = True
+        position.passes = 0
+        if not position.racks[seat]:
+            position.out = seat
+            position.over = True
+    position.turn = _next(position, seat)
+    return position
+
+
 def playout(position: Position, rounds: int) -> Position:
     """Play the fast policy for every seat, `rounds` turns each (or to the game's end)."""
-    seats = len(position.racks)
-    playing = [seat for seat in range(seats) if not position.left[seat]]
-    for _ in range(rounds * len(playing)):
+    for _ in range(rounds * sum(1 for flag in position.left if not flag)):
         if position.over:
             break
         seat = position.turn
-        found = fast_move(position.table, position.racks[seat], position.opened[seat])
-        if found is None:
-            if position.pool:
-                position.racks[seat] = (*position.racks[seat], position.pool.pop(0))
-                position.passes = 0
-            else:
-                position.passes += 1
-                if position.passes >= len(playing):
-                    position.over = True
-        else:
-            position.table = found[0]
-            position.racks[seat] = _without(position.racks[seat], found[1])
-            position.opened[seat] = True
-            position.passes = 0
-            if not position.racks[seat]:
-                position.out = seat
-                position.over = True
-        position.turn = _next(position, seat)
+        play(position, fast_move(position.table, position.racks[seat], position.opened[seat]))
     return position
 
 
@@ -177,23 +180,8 @@ class Candidate:
 
 def after(seat: RearrangeSeatView, hidden: Hidden, candidate: Candidate) -> Position:
     """The position (on faces) after the seat makes `candidate`, with the sampled hidden tiles."""
-    racks = list(hidden.racks)
-    pool = list(hidden.pool)
-    opened = list(seat.opened)
-    table = seat.table
-    if candidate.table is None:
-        if pool:
-            racks[seat.seat] = (*racks[seat.seat], pool.pop(0))
-    else:
-        table = candidate.table
-        racks[seat.seat] = _without(racks[seat.seat], candidate.placed)
-        opened[seat.seat] = True
-    position = Position(table, racks, pool, opened, seat.left, seat.seat)
-    if candidate.table is not None and not racks[seat.seat]:
-        position.out = seat.seat
-        position.over = True
-    position.turn = _next(position, seat.seat)
-    return position
+    position = Position(seat.table, list(hidden.racks), list(hidden.pool), list(seat.opened), seat.left, seat.seat, sum(seat.passed))
+    return play(position, None if candidate.table is None else (candidate.table, candidate.placed))
 
 
 def rank(seat: RearrangeSeatView, candidates: Sequence[Candidate], deals: Sequence[Hidden], rounds: int) -> list[float]:
@@ -237,23 +225,8 @@ def _moves_of(table: Table, rack: Faces, opened: bool, holds: int) -> list[tuple
 
 
 def _child(position: Position, move: tuple[Table, Faces] | None) -> Position:
-    seat = position.turn
-    child = Position(position.table, list(position.racks), list(position.pool), list(position.opened), position.left, seat, position.passes)
-    playing = sum(1 for flag in position.left if not flag)
-    if move is None:
-        child.passes += 1
-        if child.passes >= playing:
-            child.over = True
-    else:
-        child.table = move[0]
-        child.racks[seat] = _without(child.racks[seat], move[1])
-        child.opened[seat] = True
-        child.passes = 0
-        if not child.racks[seat]:
-            child.out = seat
-            child.over = True
-    child.turn = _next(child, seat)
-    return child
+    copy = Position(position.table, list(position.racks), list(position.pool), list(position.opened), position.left, position.turn, position.passes)
+    return play(copy, move)
 
 
 def endgame(position: Position, depth: int, holds: int = 1) -> Position:
@@ -276,12 +249,8 @@ def endgame(position: Position, depth: int, holds: int = 1) -> Position:
 def rank_endgame(seat: RearrangeSeatView, candidates: Sequence[Candidate], deals: Sequence[Hidden], depth: int) -> list[float]:
     """As `rank`, with the pool empty: after each candidate, the endgame search `depth` turns deep (with
     two players the other rack is known exactly: one deal is enough)."""
-    playing = sum(1 for other in range(seat.seats) if not seat.left[other])
     totals = [0.0] * len(candidates)
     for hidden in deals:
         for index, candidate in enumerate(candidates):
-            position = after(seat, hidden, candidate)
-            position.passes = 1 if candidate.table is None else 0
-            position.over = position.over or position.passes >= playing
-            totals[index] += evaluate(endgame(position, depth), seat.seat)
+            totals[index] += evaluate(endgame(after(seat, hidden, candidate), depth), seat.seat)
     return [total / len(deals) for total in totals]
