@@ -65,6 +65,8 @@ class RearrangeWeights:
     endgame_rounds: int = 2
     endgame_depth: int = 4  # turns of the endgame search (an empty pool)
     holds: int = 2  # candidates that hold back one placed tile
+    search_always: bool = False  # play out candidates on every turn, not only near the end
+    planned_margin: float = 0.05  # how much better (mean result, 0..1) another candidate must do
 
 
 class HardRearrangeBot:
@@ -79,10 +81,13 @@ class HardRearrangeBot:
         planned = self.planned_move(seat, full)
         if not self.weights.search or full is None or len(full.placed) == len(seat.rack):
             return planned
+        chosen = self.weights
+        short = min(seat.tiles[other] for other in range(seat.seats) if not seat.left[other]) <= chosen.endgame_below
+        if seat.pool and not short and not chosen.search_always:
+            return planned  # far from the end the rules of thumb measured better than short play-outs
         candidates = self._candidates(seat, planned, full)
         if seat.pool and len(candidates) == 1:
             return planned
-        chosen = self.weights
         if not seat.pool:
             # The endgame: every move is a play or a pass (with two players every tile is known).
             if all(candidate.table is not None for candidate in candidates):
@@ -90,7 +95,6 @@ class HardRearrangeBot:
             others = sum(1 for other in seat.others())
             count = 1 if others == 1 else chosen.endgame_samples // 4
         else:
-            short = min(seat.tiles[other] for other in range(seat.seats) if not seat.left[other]) <= chosen.endgame_below
             count = chosen.endgame_samples if short else chosen.samples
         deal_rng = random.Random(rng.getrandbits(64))
         best = self.decide(seat, candidates, [sample_hidden(seat, deal_rng) for _ in range(count)])
@@ -106,6 +110,8 @@ class HardRearrangeBot:
         else:
             short = min(seat.tiles[other] for other in range(seat.seats) if not seat.left[other]) <= chosen.endgame_below
             scores = rank(seat, candidates, deals, chosen.endgame_rounds if short else chosen.rounds)
+        # The first candidate (the planned play) unless another does clearly better.
+        scores = [score + (chosen.planned_margin if index == 0 else 0.0) for index, score in enumerate(scores)]
         return candidates[max(range(len(candidates)), key=lambda index: (scores[index], -index))]
 
     def _candidates(self, seat: RearrangeSeatView, planned: Move, full: Solution) -> list[Candidate]:
