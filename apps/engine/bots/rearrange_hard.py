@@ -1,11 +1,14 @@
 """The Hard bot of the Rearrange game (SPEC 7; issues 5 and 18): candidate plays from the exact solver,
 chosen by playing each out over sampled hidden racks.
 
-Each turn, after opening, it gathers a few candidate plays (`_candidates`) and, when they place different
-tiles, plays each out (`apps.engine.bots.rearrange_search`): the hidden racks and pool are sampled from its
-view only, every seat then plays a fast policy (the solver's most tiles, table jokers kept) for two rounds
-(four, and twice the samples, in the endgame: a rack of 4 tiles or fewer on the table), and the candidate
-with the best mean result is played. The candidates:
+Near the end of a game (a rack of 4 tiles or fewer at the table, or an empty pool), after opening, it
+gathers a few candidate plays (`_candidates`) and, when they place different tiles, plays each out
+(`apps.engine.bots.rearrange_search`): the hidden racks and pool are sampled from its view only, every
+seat then plays a fast policy (the solver's most tiles, table jokers kept) for two rounds over 8 sampled
+deals, and the candidate with the best mean result is played (the planned play unless another does better
+by `planned_margin`). With the pool empty it searches the endgame instead (max-n, four turns; with two
+players every tile is then known). Elsewhere it plays the planned play: play-outs on every turn measured
+no better (`search_always`; bench/README.md). The candidates:
 
 - the planned play (below: the play of issue 5's Hard bot, rules of thumb),
 - the solver's best play (the most tiles: the Greedy bot's),
