@@ -43,6 +43,7 @@ def main() -> int:
     parser.add_argument("--only", action="append", choices=sorted(LEVELS))
     parser.add_argument("--dry-run", action="store_true", help="print, do not write the data file")
     args = parser.parse_args()
+    measured = commit()  # the code that plays (before the run: a commit made meanwhile is not it)
     try:
         data = json.loads(LADDER_FILE.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -67,7 +68,7 @@ def main() -> int:
         {
             "note": "Written by bench/ladder.py; never edit by hand.",
             "seed": args.seed,
-            "commit": commit(),
+            "commit": measured,
             "generated": datetime.now(UTC).strftime("%Y-%m-%d"),
         }
     )
