@@ -30,8 +30,8 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from apps.engine.rearrange.solver import Solution, solve  # noqa: E402
 from apps.engine.rearrange.validate import check_play  # noqa: E402
-from apps.engine.solver import Solution, solve  # noqa: E402
 from apps.engine.tiles import Tile, format_melds, format_tiles  # noqa: E402
 from bench.positions import Position, random_position  # noqa: E402
 
@@ -40,7 +40,7 @@ _Result = TypeVar("_Result")
 FIRST_SOLVE = """
 import time
 start = time.perf_counter()
-from apps.engine.solver import solve
+from apps.engine.rearrange.solver import solve
 from apps.engine.tiles import parse_melds, parse_tiles
 solve(parse_melds({table!r}), parse_tiles({rack!r}))
 print(time.perf_counter() - start)

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from apps.catalog.data import CATALOG, catalog_entry
 from apps.catalog.examples import examples_for
+from apps.catalog.ladder import ladder_for
 
 
 def catalog(request: HttpRequest) -> HttpResponse:
@@ -20,4 +21,6 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
     entry = catalog_entry(slug)
     if entry is None:
         raise Http404(_("There is no such game."))
-    return render(request, f"catalog/rules/{slug}.html", {"entry": entry, "examples": examples_for(slug)})
+    return render(
+        request, f"catalog/rules/{slug}.html", {"entry": entry, "examples": examples_for(slug), "ladder": ladder_for(slug)}
+    )

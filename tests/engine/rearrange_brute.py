@@ -14,8 +14,8 @@ from itertools import combinations
 
 from apps.engine.errors import IllegalMove
 from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld, try_read_meld
+from apps.engine.rearrange.solver import default_weight
 from apps.engine.rearrange.validate import check_play
-from apps.engine.solver import default_weight
 from apps.engine.tiles import COLOURS, JOKER, Tile
 
 Faces = tuple[Tile, ...]

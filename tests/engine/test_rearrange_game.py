@@ -22,9 +22,9 @@ from apps.engine.rearrange.moves import Timeout as RearrangeTimeout
 from apps.engine.rearrange.play import faces, table_faces
 from apps.engine.rearrange.positions import position
 from apps.engine.rearrange.scoring import rack_total, shared_win
+from apps.engine.rearrange.solver import solve_opening
 from apps.engine.rearrange.state import HAND, RearrangeState
 from apps.engine.records import replay, start_record
-from apps.engine.solver import solve_opening
 from apps.engine.tiles import TILE_COUNT, parse_melds, tile_of
 
 RULES = get_rules("tile-rummy-rearrange")

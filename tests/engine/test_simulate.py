@@ -14,7 +14,7 @@ from apps.engine.bots.simulate import percentile, simulate, winners_share
 from apps.engine.cli import main
 from apps.engine.errors import InvalidMove
 
-TIMES = ("seconds_per_game", "games_per_second", "move_ms")
+TIMES = ("seconds_per_game", "games_per_second", "move_ms", "move_cpu_ms")
 
 
 def without_times(summary: dict[str, object]) -> dict[str, object]:

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apps.engine.rearrange.melds import read_meld
+from apps.engine.rearrange.solver import TILE_WEIGHT, Solution, default_weight, solve, solve_opening
 from apps.engine.rearrange.validate import check_play
-from apps.engine.solver import TILE_WEIGHT, Solution, default_weight, solve, solve_opening
 from apps.engine.tiles import COLOURS, JOKER, Tile, format_tiles, parse_melds, parse_tiles
 from tests.engine.rearrange_brute import best_score, every_set
 

@@ -9,7 +9,7 @@ import random
 from apps.engine.bots.rearrange_view import RearrangeSeatView
 from apps.engine.game import JSON, Draw, Move
 from apps.engine.rearrange.moves import Play
-from apps.engine.solver import solve, solve_opening
+from apps.engine.rearrange.solver import solve, solve_opening
 
 
 class GreedyRearrangeBot:

@@ -1,8 +1,23 @@
-"""The Hard bot of the Rearrange game (SPEC 7, issue 5): the exact solver's plays, chosen with a plan.
+"""The Hard bot of the Rearrange game (SPEC 7; issues 5 and 18): candidate plays from the exact solver,
+chosen by playing each out over sampled hidden racks.
 
-Each turn it asks the solver (`apps.engine.solver`) for candidate plays and picks one:
+Near the end of a game (a rack of 4 tiles or fewer at the table, or an empty pool), after opening, it
+gathers a few candidate plays (`_candidates`) and, when they place different tiles, plays each out
+(`apps.engine.bots.rearrange_search`): the hidden racks and pool are sampled from its view only, every
+seat then plays a fast policy (the solver's most tiles, table jokers kept) for two rounds over 8 sampled
+deals, and the candidate with the best mean result is played (the planned play unless another does better
+by `planned_margin`). With the pool empty it searches the endgame instead (max-n, four turns; with two
+players every tile is then known). Elsewhere it plays the planned play: play-outs on every turn measured
+no better (`search_always`; bench/README.md). The candidates:
 
-- It goes out whenever the solver can place its whole rack.
+- the planned play (below: the play of issue 5's Hard bot, rules of thumb),
+- the solver's best play (the most tiles: the Greedy bot's),
+- the best play that keeps the rack's jokers,
+- the best plays that hold back one placed tile (the highest two that cost no other tile).
+
+It goes out whenever the solver can place its whole rack. Before opening it plays the planned opening.
+
+The planned play (rules of thumb, issue 5):
 - Before opening: the solver's best opening, but only the fewest of its new sets that reach 30; the other
   sets stay on the rack.
 - After opening, it keeps the complete sets its rack makes on its own (a set can go down as a new set on
@@ -26,11 +41,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from apps.engine.bots.rearrange_search import Candidate, Hidden, rank, rank_endgame, sample_hidden
 from apps.engine.bots.rearrange_view import Faces, RearrangeSeatView
 from apps.engine.game import JSON, Draw, Move
 from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld
 from apps.engine.rearrange.moves import Play
-from apps.engine.solver import TILE_WEIGHT, Solution, solve, solve_opening
+from apps.engine.rearrange.solver import TILE_WEIGHT, Solution, solve, solve_opening
 from apps.engine.tiles import COLOURS, JOKER, Tile
 
 
@@ -44,6 +60,16 @@ class RearrangeWeights:
     joker_weight: int = -1000  # what placing a joker is worth to the solver (1000 a tile): kept unless it places 2 more
     edge_weight: int = 10  # extra worth of placing a tile that fits few sets later (1, 2, 12, 13)
     stiff_weight: int = 0  # extra worth of placing a tile with few sets it could join later, per set fewer
+    search: bool = True  # choose among candidates by play-outs (False: the planned play, issue 5's bot)
+    samples: int = 4  # sampled deals per decision
+    rounds: int = 1  # rounds of play-out after the candidate
+    endgame_below: int = 4  # a rack this short (any seat's): the endgame search
+    endgame_samples: int = 8
+    endgame_rounds: int = 2
+    endgame_depth: int = 4  # turns of the endgame search (an empty pool)
+    holds: int = 2  # candidates that hold back one placed tile
+    search_always: bool = False  # play out candidates on every turn, not only near the end
+    planned_margin: float = 0.05  # how much better (mean result, 0..1) another candidate must do
 
 
 class HardRearrangeBot:
@@ -54,12 +80,83 @@ class HardRearrangeBot:
 
     def next_move(self, view: JSON, rng: random.Random) -> Move:
         seat = RearrangeSeatView.of(view)
+        full = solve(seat.table, seat.rack) if seat.has_opened else None
+        planned = self.planned_move(seat, full)
+        if not self.weights.search or full is None or len(full.placed) == len(seat.rack):
+            return planned
+        chosen = self.weights
+        short = min(seat.tiles[other] for other in range(seat.seats) if not seat.left[other]) <= chosen.endgame_below
+        if seat.pool and not short and not chosen.search_always:
+            return planned  # far from the end the rules of thumb measured better than short play-outs
+        candidates = self._candidates(seat, planned, full)
+        if seat.pool and len(candidates) == 1:
+            return planned
+        if not seat.pool:
+            # The endgame: every move is a play or a pass (with two players every tile is known).
+            if all(candidate.table is not None for candidate in candidates):
+                candidates.append(Candidate("pass", None, ()))
+            others = sum(1 for other in seat.others())
+            count = 1 if others == 1 else chosen.endgame_samples // 4
+        else:
+            count = chosen.endgame_samples if short else chosen.samples
+        deal_rng = random.Random(rng.getrandbits(64))
+        best = self.decide(seat, candidates, [sample_hidden(seat, deal_rng) for _ in range(count)])
+        return Draw() if best.table is None else Play(best.table)
+
+    def decide(self, seat: RearrangeSeatView, candidates: Sequence[Candidate], deals: Sequence[Hidden]) -> Candidate:
+        """The candidate with the best mean result over `deals` (what the hidden racks and pool might be;
+        `next_move` samples them from the view): with the pool empty by the endgame search, else by
+        play-outs, longer when a rack is short. Ties go to the earlier candidate."""
+        chosen = self.weights
+        if not seat.pool:
+            scores = rank_endgame(seat, candidates, deals, chosen.endgame_depth)
+        else:
+            short = min(seat.tiles[other] for other in range(seat.seats) if not seat.left[other]) <= chosen.endgame_below
+            scores = rank(seat, candidates, deals, chosen.endgame_rounds if short else chosen.rounds)
+        # The first candidate (the planned play) unless another does clearly better.
+        scores = [score + (chosen.planned_margin if index == 0 else 0.0) for index, score in enumerate(scores)]
+        return candidates[max(range(len(candidates)), key=lambda index: (scores[index], -index))]
+
+    def _candidates(self, seat: RearrangeSeatView, planned: Move, full: Solution) -> list[Candidate]:
+        """The plays worth playing out, the planned one first, each placing a different set of tiles."""
+        found: list[Candidate] = []
+        keys: set[tuple[int, ...]] = set()
+
+        def add(name: str, table: tuple[Faces, ...] | None, placed: Sequence[Tile]) -> None:
+            key = tuple(sorted(tile.key for tile in placed))
+            if key not in keys:
+                keys.add(key)
+                found.append(Candidate(name, table, tuple(placed)))
+
+        if isinstance(planned, Play):
+            add("planned", planned.table, _placed(seat, planned.table))
+        else:
+            add("draw", None, ())
+        add("greedy", full.table, full.placed)
+        jokers = [tile for tile in seat.rack if tile.is_joker]
+        if jokers and JOKER in full.placed:
+            kept = solve(seat.table, seat.rack, keep=jokers, free_jokers=False)
+            if kept is not None:
+                add("keep jokers", kept.table, kept.placed)
+        numbered = sorted({tile for tile in full.placed if not tile.is_joker}, key=lambda tile: (-rack_value(tile), tile.key))
+        tried = 0
+        for tile in numbered:
+            if tried >= self.weights.holds or len(full.placed) < 2:
+                break
+            held = solve(seat.table, seat.rack, keep=[tile], free_jokers=False)
+            if held is not None and len(held.placed) == len(full.placed) - 1:
+                add(f"hold {tile}", held.table, held.placed)
+                tried += 1
+        return found
+
+    def planned_move(self, seat: RearrangeSeatView, full: Solution | None) -> Move:
+        """The play of rules of thumb (issue 5's Hard bot; see the module's docstring). `full`: the solver's
+        best play (None before opening, or when nothing can be placed)."""
         if not seat.has_opened:
             opening = solve_opening(seat.rack, seat.table)
             if opening is None:
                 return Draw()
             return Play(self._opening_table(seat, opening))
-        full = solve(seat.table, seat.rack)
         if full is None:
             return Draw()
         if len(full.placed) == len(seat.rack) or self._threatened(seat):
@@ -178,3 +275,10 @@ def flexibility(face: Tile, available: Counter[Tile]) -> float:
     for first, second in combinations(colours, 2):
         total += min(available[Tile(first, number)], available[Tile(second, number)]) / 4
     return total
+
+
+def _placed(seat: RearrangeSeatView, table: Sequence[Faces]) -> Faces:
+    """The rack tiles a new table holds beyond the view's table."""
+    placed = Counter(tile for meld in table for tile in meld)
+    placed.subtract(tile for meld in seat.table for tile in meld)
+    return tuple(sorted(placed.elements(), key=lambda tile: tile.key))

@@ -21,6 +21,7 @@ class RearrangeSeatView:
     opened: tuple[bool, ...]
     tiles: tuple[int, ...]  # rack sizes
     left: tuple[bool, ...]
+    passed: tuple[bool, ...] = ()  # passed (drew on an empty pool) since the last turn that was not a pass
 
     @classmethod
     def of(cls, view: JSON) -> RearrangeSeatView:
@@ -38,6 +39,7 @@ class RearrangeSeatView:
             opened=tuple(bool(player["opened"]) for player in players),
             tiles=tuple(int(player["tiles"]) for player in players),
             left=tuple(bool(player["left"]) for player in players),
+            passed=tuple(bool(player.get("passed", False)) for player in players),
         )
 
     @property

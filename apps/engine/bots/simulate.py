@@ -37,6 +37,7 @@ class _Tally:
     turns: int = 0
     seconds: float = 0.0
     move_seconds: dict[str, list[float]] = field(default_factory=dict)
+    move_cpu: dict[str, list[float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.wins = [0.0] * self.entrants
@@ -56,20 +57,24 @@ def play_game(
     bots: Sequence[Bot],
     rng: random.Random,
     move_seconds: dict[str, list[float]] | None = None,
+    move_cpu: dict[str, list[float]] | None = None,
 ) -> PlayedGame:
     """Play `state` to its end, `bots[seat]` moving for each seat from its own view only. Each bot's
-    thinking time goes to `move_seconds[level]` when given."""
+    thinking time goes to `move_seconds[level]` when given (wall clock), its CPU time to `move_cpu`."""
     turns = 0
     moves = 0
     last: int | None = None
     clock = time.perf_counter
+    cpu = time.process_time
     while (seat := rules.to_move(state)) is not None:
         bot = bots[seat]
         view = rules.view_for(state, seat)
-        started = clock()
+        started, started_cpu = clock(), cpu()
         move = bot.next_move(view, rng)
         if move_seconds is not None:
             move_seconds.setdefault(bot.level, []).append(clock() - started)
+        if move_cpu is not None:
+            move_cpu.setdefault(bot.level, []).append(cpu() - started_cpu)
         try:
             state = rules.apply(state, seat, move)
         except EngineError as error:
@@ -132,7 +137,7 @@ def simulate(slug: str, levels: Sequence[str], games: int, seed: int) -> JSON:
             at_seat = [bots[(seat - rotation) % seats] for seat in range(seats)]
             state = rules.new_game(seats, random.Random(f"{seed}:{deal}"))
             started = time.perf_counter()
-            played = play_game(rules, state, at_seat, random.Random(f"{seed}:{deal}:{rotation}"), tally.move_seconds)
+            played = play_game(rules, state, at_seat, random.Random(f"{seed}:{deal}:{rotation}"), tally.move_seconds, tally.move_cpu)
             tally.seconds += time.perf_counter() - started
             shares = winners_share(played.result.scores)
             for entrant in range(seats):
@@ -173,6 +178,14 @@ def _summary(slug: str, levels: Sequence[str], seed: int, deals: int, tally: _Ta
                 "max": round(max(times) * 1000, 3),
             }
             for level, times in sorted(tally.move_seconds.items())
+        },
+        "move_cpu_ms": {
+            level: {
+                "p50": round(percentile(times, 0.50) * 1000, 3),
+                "p99": round(percentile(times, 0.99) * 1000, 3),
+                "max": round(max(times) * 1000, 3),
+            }
+            for level, times in sorted(tally.move_cpu.items())
         },
     }
 

@@ -1,5 +1,5 @@
 """The Rearrange game `tile-rummy-rearrange` (SPEC 4): sets, the play check, moves, the state machine,
-scoring and views. The exact table solver the bots use is `apps.engine.solver`.
+scoring and views. The exact table solver the bots use is `apps.engine.rearrange.solver`.
 
 `RULES` is loaded on first use (the registry asks for it), so that importing the sets or the play check,
 as the solver does, stays light.

@@ -6,7 +6,7 @@
 The most rack tiles placed (ties: the most face value placed, a joker counting 30); `table` is every
 table tile plus the placed ones, in legal sets. With nothing to place, `placed` is empty and `table` the
 table as given. `--opening` asks for the best opening instead (at least 30 in new sets of rack tiles;
-the table untouched). The work is `apps.engine.solver`'s.
+the table untouched). The work is `apps.engine.rearrange.solver`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import argparse
 
 from apps.engine.errors import InvalidMove
 from apps.engine.game import JSON
-from apps.engine.solver import solve, solve_opening
+from apps.engine.rearrange.solver import solve, solve_opening
 from apps.engine.tiles import copies_problem, parse_melds, parse_tiles
 
 GAME = "tile-rummy-rearrange"

@@ -13,9 +13,9 @@ from apps.engine.bots.rearrange_view import RearrangeSeatView
 from apps.engine.game import JSON, Draw
 from apps.engine.rearrange.melds import rack_value
 from apps.engine.rearrange.moves import Play
+from apps.engine.rearrange.solver import TILE_WEIGHT, solve, solve_opening
 from apps.engine.review.plays import Placed, Suggestion, gone_from
 from apps.engine.review.turns import Turn
-from apps.engine.solver import TILE_WEIGHT, solve, solve_opening
 from apps.engine.tiles import Tile
 
 

@@ -1,0 +1,567 @@
+"""The search over one problem: its states, layer by layer (52 cells and 13 group steps), the full forward
+pass with budgets, the depth-first walk for a play that places everything, and dominance between states."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import product
+from typing import NamedTuple
+
+from apps.engine.rearrange.solver.groups import _LONE_GROUPS, _group_moves
+from apps.engine.rearrange.solver.model import (
+    _DESCS,
+    ACC_BITS,
+    ACC_MASK,
+    ACC_SHIFT,
+    DESC_BITS,
+    DESC_MASK,
+    FL_SHIFT,
+    HOST,
+    JL_SHIFT,
+    LAYER_SHIFT,
+    LOW_MASK,
+    PEND_SHIFT,
+    POOL_X_MASK,
+    PTS_SHIFT,
+    WAIT_SHIFT,
+    Moves,
+    _may_end,
+    _upgrades,
+)
+from apps.engine.rearrange.solver.moves import (
+    _ALLOWED,
+    _CACHE_LIMIT,
+    _IDS,
+    _INPUT_IDS,
+    _JOKERS_OF,
+    _OPTIONS,
+    _SMALL_BITS,
+    _UNPOOLED,
+    _allowed,
+    _CellInputs,
+    _filtered,
+    _listed_moves,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _TableJoker:
+    faces: frozenset[int]  # face keys it may stand for (one number)
+    number: int
+
+
+@dataclass(slots=True)
+class _Problem:
+    table: list[list[int]]  # [colour][number] table tiles (number 1..13; index 0 and 14, 15 unused)
+    rack: list[list[int]]
+    table_jokers: list[_TableJoker]
+    rack_jokers: int
+    weight: list[int]  # by face key (52: joker)
+    opening: bool
+    minimum: int
+    hold_jokers: bool = True  # prune plays that spend a rack joker for nothing (see `_drop_spent_jokers`)
+    allow_freed: bool = True  # may table jokers be freed (off: a quick first search for a lower bound)
+
+    def freeable(self, joker: _TableJoker) -> bool:
+        """Can this table joker be freed: is a tile it stands for on the rack?"""
+        return self.allow_freed and any(self.rack[key // 13][key % 13 + 1] for key in joker.faces)
+
+    def numbered_nonnegative(self) -> bool:
+        """Are the weights of the rack's numbered tiles all at least 0? (Budgets need it; a joker's weight
+        below 0 is fine: it only makes placing the joker cost.)"""
+        return all(
+            self.weight[colour * 13 + number - 1] >= 0
+            for colour in range(4)
+            for number in range(1, 14)
+            if self.rack[colour][number]
+        )
+
+    def reachable(self) -> int:
+        """The score of placing every rack tile (an upper bound; weights below 0 count 0)."""
+        total = max(self.weight[52], 0) * self.rack_jokers
+        for colour in range(4):
+            for number in range(1, 14):
+                total += max(self.weight[colour * 13 + number - 1], 0) * self.rack[colour][number]
+        return total
+
+
+class _Step(NamedTuple):
+    colour: int  # -1: the group step of `number`
+    number: int
+    info: int  # the plan: a cell option's id, or a group split's id
+
+
+Found = tuple[int, list[_Step], int]  # (value, steps, rack jokers kept in hand)
+
+
+# Steps (states visited) after which a depth-first walk for a play that places everything gives up, per start.
+PLACE_ALL_STEPS = 16_000
+
+
+class _Walk:
+    """The search space of one problem: its start states, the moves of every layer (52 cells and 13
+    group steps, in order) from any state, and which final states are legal tables. Moves are generated
+    once per (layer, what the state's move depends on) and cached for the walk."""
+
+    LAYERS = 65
+
+    def __init__(self, problem: _Problem) -> None:
+        self.problem = problem
+        table, rack, weight = problem.table, problem.rack, problem.weight
+        self.rack_colours = [
+            (rack[0][number] > 0) + (rack[1][number] > 0) + (rack[2][number] > 0) + (rack[3][number] > 0)
+            for number in range(15)
+        ]
+        kept_here = [[0] * 14 for _ in range(4)]
+        freed_here = [[0] * 14 for _ in range(4)]
+        self.due_at = [0] * 14
+        for index, joker in enumerate(problem.table_jokers):
+            for key in joker.faces:
+                kept_here[key // 13][key % 13 + 1] |= 1 << (2 * index)
+                freed_here[key // 13][key % 13 + 1] |= 1 << (2 * index + 1)
+            self.due_at[joker.number] |= 3 << (2 * index)
+        self.weight = weight
+        self.opening = problem.opening
+        # A joker kept in hand can be added to the finished table at the end (`_add_jokers`): worth `held`.
+        self.held = max(weight[52], 0) if problem.rack_jokers and problem.hold_jokers else 0
+        # Leave out the start with every table joker kept (a search without freeing has covered it).
+        self.skip_kept = False
+        self.proved_none = False  # set by `place_all`
+        # Moves by layer and what they depend on in the state: one dict (fewer objects for the garbage
+        # collector to follow), keyed by the state's bits | layer << LAYER_SHIFT.
+        self.cache: dict[int, Moves] = {}
+        # What a cell's moves depend on besides the state (see `cell_moves`): the inputs themselves are
+        # made on the first miss only (`_inputs`); their id and the pool check's key at once.
+        real = [[table[colour][number] + rack[colour][number] for number in range(16)] for colour in range(4)]
+        self.real = real
+        self.kept_here, self.freed_here = kept_here, freed_here
+        self.inputs: list[_CellInputs | None] = [None] * self.LAYERS
+        self.input_ids = [0] * self.LAYERS
+        self.pool_keys = [0] * self.LAYERS
+        self.rack_after = [[0] * 14 for _ in range(4)]
+        joker_weight = weight[52]
+        gaps = problem.rack_jokers + len(problem.table_jokers)  # jokers that could fill a run's gaps
+        for colour in range(4):
+            on_table, on_rack, colour_real, after_row = table[colour], rack[colour], real[colour], self.rack_after[colour]
+            kept_row, freed_row = kept_here[colour], freed_here[colour]
+            for number in range(1, 14):
+                # Rack tiles a run open at `number` could still take: those of the numbers it can go on to,
+                # with tiles of the colour there (or jokers filling gaps).
+                after_row[number] = _rack_ahead(colour_real, on_rack, number, gaps)
+            for number in range(13, 0, -1):
+                layer = (number - 1) * 5 + colour
+                rest = 0
+                for other in range(colour + 1, 4):
+                    rest |= real[other][number] << (2 * (other - colour - 1))
+                code = (
+                    on_table[number] | on_rack[number] << 2 | colour_real[number + 1] << 4 | colour_real[number + 2] << 6
+                    | after_row[number] << 8 | kept_row[number] << 10 | freed_row[number] << 14 | colour << 18
+                )  # fmt: skip
+                input_key = (code, weight[colour * 13 + number - 1], joker_weight, number if problem.opening else 0)
+                found = _INPUT_IDS.get(input_key)
+                if found is None:
+                    found = _INPUT_IDS[input_key] = next(_IDS) << _SMALL_BITS
+                    if len(_INPUT_IDS) > _CACHE_LIMIT:
+                        _INPUT_IDS.clear()
+                self.input_ids[layer] = found
+                self.pool_keys[layer] = (colour | rest << 2) << (4 * ACC_BITS + 3)
+        # What numbered rack tiles are worth, up to each cell (for budgets).
+        self.passed: list[int] = []
+        total = 0
+        for number in range(1, 14):
+            for colour in range(4):
+                total += max(weight[colour * 13 + number - 1], 0) * rack[colour][number]
+                self.passed.append(total)
+
+    def _inputs(self, layer: int) -> _CellInputs:
+        """What the moves of cell `layer` depend on besides the state."""
+        found = self.inputs[layer]
+        if found is None:
+            problem = self.problem
+            colour, number = layer % 5, layer // 5 + 1
+            found = self.inputs[layer] = _CellInputs(
+                colour,
+                problem.table[colour][number],
+                problem.rack[colour][number],
+                self.real[colour][number + 1],
+                self.real[colour][number + 2],
+                self.rack_after[colour][number],
+                self.kept_here[colour][number],
+                self.freed_here[colour][number],
+                problem.weight[colour * 13 + number - 1],
+                problem.weight[52],
+                number if problem.opening else 0,
+                tuple(self.real[other][number] for other in range(colour + 1, 4)),
+            )
+        return found
+
+    def starts(self) -> dict[int, int]:
+        problem = self.problem
+        starts: dict[int, int] = {}
+        for fates in product((False, True), repeat=len(problem.table_jokers)):
+            if (self.skip_kept and not any(fates)) or self._dominated(fates):
+                continue
+            pend = 0
+            freed = 0
+            for index, (joker, is_freed) in enumerate(zip(problem.table_jokers, fates, strict=True)):
+                if is_freed:
+                    if not problem.freeable(joker):
+                        break
+                    pend |= 1 << (2 * index + 1)
+                    freed += 1
+                else:
+                    pend |= 1 << (2 * index)
+            else:
+                if freed == 2 and not self._two_replacements():
+                    continue
+                state = (problem.rack_jokers << JL_SHIFT) | (freed << FL_SHIFT) | (pend << PEND_SHIFT)
+                starts[state] = 0
+                if freed and self.rack_colours[1] + problem.rack_jokers >= 2:
+                    starts[state | HOST] = 0
+        return starts
+
+    def _dominated(self, fates: tuple[bool, ...]) -> bool:
+        """Is this fate of two table jokers of one number (one kept, one freed) needless, because the other
+        way round allows every play it allows? Keeping joker a and freeing b asks for a at a face of a and
+        a rack tile at a face of b; when a's faces are among b's and b's faces on the rack among a's, keeping
+        b and freeing a is met by the same play. (Of two jokers with the same faces, one fate is kept.)"""
+        if len(fates) != 2 or fates[0] == fates[1]:
+            return False
+        kept, freed = (self.problem.table_jokers[index].faces for index in ((1, 0) if fates[0] else (0, 1)))
+        rack = self.problem.rack
+        on_rack = frozenset(key for key in freed | kept if rack[key // 13][key % 13 + 1])
+        if not (kept <= freed and freed & on_rack <= kept & on_rack):
+            return False
+        return kept != freed or fates[1]
+
+    def _two_replacements(self) -> bool:
+        """Does the rack hold two different tiles to free both table jokers (one each)?"""
+        first, second = (joker.faces for joker in self.problem.table_jokers)
+        rack = self.problem.rack
+        return any(
+            key != other or rack[key // 13][key % 13 + 1] >= 2
+            for key in first
+            if rack[key // 13][key % 13 + 1]
+            for other in second
+            if rack[other // 13][other % 13 + 1]
+        )
+
+    def cell_moves(self, layer: int, state: int) -> Moves:
+        """The moves of cell `layer` (number = layer // 5 + 1, colour = layer % 5 < 4) from `state`: the
+        cell's moves for the state's run tuple and extra bits, less those whose share of the group pool
+        could no longer become legal groups."""
+        desc = state >> (layer % 5 * DESC_BITS) & DESC_MASK
+        pooled = state >> ACC_SHIFT & POOL_X_MASK
+        extra = pooled >> (4 * ACC_BITS)
+        small = desc | extra << DESC_BITS
+        listed = _UNPOOLED.get(self.input_ids[layer] | small)
+        if listed is None:
+            listed = _listed_moves(self._inputs(layer), small)
+            if len(_UNPOOLED) > _CACHE_LIMIT:
+                _UNPOOLED.clear()
+            _UNPOOLED[self.input_ids[layer] | small] = listed
+        key = (pooled & ACC_MASK) | _JOKERS_OF[extra] << (4 * ACC_BITS) | self.pool_keys[layer]
+        allowed = _ALLOWED.get(key)
+        if allowed is None:
+            allowed = _allowed(key)
+        moves = listed[0] if listed[2] & ~allowed == 0 else _filtered(listed, allowed)
+        self.cache[desc | pooled << DESC_BITS | layer << LAYER_SHIFT] = moves
+        return moves
+
+    def group_moves(self, layer: int, state: int) -> Moves:
+        """The moves of the group step `layer` from `state` (none if a joker duty of the number is unmet).
+        A move's delta may carry HOST: the next number hosts a freed joker's group."""
+        number = layer // 5 + 1
+        if state & self.due_at[number] << PEND_SHIFT:
+            return ()
+        key = state >> ACC_SHIFT | layer << LAYER_SHIFT
+        moves = self.cache.get(key)
+        if moves is None:
+            listed: list[int] = []
+            splits = iter(
+                _group_moves(
+                    state >> ACC_SHIFT & POOL_X_MASK, number in _LONE_GROUPS, self.weight[52], number if self.opening else 0
+                )
+            )
+            for delta, gain, info in zip(splits, splits, splits, strict=True):
+                listed += (delta, gain, info)
+                after = state + delta
+                if (
+                    number < 13
+                    and after >> FL_SHIFT & 3 > after >> WAIT_SHIFT & 3
+                    and self.rack_colours[number + 1] + (after >> JL_SHIFT & 3) >= 2
+                ):
+                    listed += (delta + HOST, gain, info)  # the next number may host a freed joker's group
+            moves = self.cache[key] = tuple(listed)
+        return moves
+
+    def final(self, state: int) -> bool:
+        """Is this state (after the last layer) a legal table with every duty met?"""
+        if state >> FL_SHIFT & 3 or state >> PEND_SHIFT & 15:
+            return False
+        if self.opening and state >> PTS_SHIFT < self.problem.minimum:
+            return False
+        return all(_may_end(code) for colour in range(4) for code in _DESCS[state >> colour * DESC_BITS & DESC_MASK])
+
+    def cap(self, state: int) -> int:
+        """Opening points count up to the minimum only (so states that reached it merge)."""
+        if self.opening and state >> PTS_SHIFT > self.problem.minimum:
+            return (state & LOW_MASK) | self.problem.minimum << PTS_SHIFT
+        return state
+
+    def search(self, budget: int | None) -> Found | None:
+        """The best final state's value, the steps that reach it and the rack jokers left in hand (to add
+        to the finished table), or None if no legal table exists: a forward pass, layer by layer.
+
+        `budget` (None: no limit) prunes every state that has already left more than that much weight of
+        numbered rack tiles unplaced: the best play survives when it leaves at most `budget` in all."""
+        held = self.held
+        # Back pointers, per layer: the predecessor and the move's plan, in two dicts of ints (mostly),
+        # which the garbage collector need not look at.
+        layers: list[tuple[dict[int, int], dict[int, int]]] = []
+        current = self.starts()
+        for layer in range(self.LAYERS):
+            is_cell = layer % 5 < 4
+            floor = -(1 << 62) if budget is None or not is_cell else self.passed[layer - layer // 5] - budget
+            moves_of = self.cell_moves if is_cell else self.group_moves
+            cache = self.cache
+            tag = layer << LAYER_SHIFT
+            shift = layer % 5 * DESC_BITS if is_cell else 0
+            opening = self.opening
+            following: dict[int, int] = {}
+            back: dict[int, int] = {}
+            plans: dict[int, int] = {}
+            cached = cache.get
+            reached = following.get
+            for state, value in current.items():
+                if is_cell:
+                    moves = cached((state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS | tag)
+                else:
+                    moves = cached(state >> ACC_SHIFT | tag)
+                if moves is None:
+                    moves = moves_of(layer, state)
+                step = iter(moves)
+                for delta, gain, info in zip(step, step, step, strict=True):
+                    total = value + gain
+                    if total < floor:
+                        continue
+                    after = self.cap(state + delta) if opening else state + delta
+                    best = reached(after)
+                    if best is None or total > best:
+                        following[after] = total
+                        back[after] = state
+                        plans[after] = info
+            layers.append((back, plans))
+            current = following
+            if held:
+                _drop_spent_jokers(current, held)
+            if not is_cell:
+                _drop_dominated(current)
+        best_state = None
+        best_value = 0
+        for state, value in current.items():
+            value += held * (state >> JL_SHIFT & 3)
+            if (best_state is None or value > best_value) and self.final(state):
+                best_state, best_value = state, value
+        if best_state is None:
+            return None
+        steps: list[_Step] = []
+        state = best_state
+        for layer in range(self.LAYERS - 1, -1, -1):
+            back, plans = layers[layer]
+            info = plans[state]
+            state = back[state]
+            steps.append(_Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info))
+        steps.reverse()
+        return best_value, steps, (best_state >> JL_SHIFT & 3) if held else 0
+
+    def place_all(self) -> Found | None:
+        """A play that places every numbered rack tile (rack jokers too, or kept in hand to add at the
+        end), found depth first: when the table has room, the first few paths tried reach one, without
+        looking at the whole space. None if there is none, or if the walk gave up (`proved_none` says
+        which: a walk that has not found one within `PLACE_ALL_STEPS` steps per start gives up, as proving
+        there is none costs as much as the full search that follows).
+
+        With several start states (the fates of table jokers), each is walked in turn for a number of
+        steps that doubles every round: a fate that places everything at once is not kept waiting while
+        another is proved hopeless (the states found hopeless stay known)."""
+        rack = self.problem.rack
+        self.proved_none = False
+        self._wanted = [rack[layer % 5][layer // 5 + 1] if layer % 5 < 4 else -1 for layer in range(self.LAYERS)]
+        self._failed: list[set[int]] = [set() for _ in range(self.LAYERS + 1)]  # by layer: states that fail
+        # By layer, as `cache`: the moves that place every rack tile of the cell (delta, plan pairs).
+        self._full: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.LAYERS)]
+        self._path: list[int] = []
+        try:
+            starts = list(self.starts())
+            self._steps = PLACE_ALL_STEPS if len(starts) == 1 else 1000
+            while starts:
+                if self._steps > PLACE_ALL_STEPS:
+                    return None  # given up
+                for state in list(starts):
+                    self._left = self._steps
+                    self._path.clear()
+                    try:
+                        end = self._place(state)
+                    except _OutOfSteps:
+                        continue
+                    if end is not None:
+                        return self._placed_all(end)
+                    starts.remove(state)
+                self._steps *= 2
+            self.proved_none = True
+            return None
+        finally:
+            del self._failed, self._full, self._path
+
+    def _placed_all(self, end: int) -> Found:
+        rack = self.problem.rack
+        steps = [_Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info) for layer, info in enumerate(self._path)]
+        jokers = end >> JL_SHIFT & 3
+        value = sum(self.weight[colour * 13 + number - 1] * rack[colour][number] for colour in range(4) for number in range(1, 14))
+        return value + self.weight[52] * self.problem.rack_jokers, steps, jokers
+
+    def _place(self, start: int) -> int | None:
+        """`place_all` from the start state `start`: the final state of a path that places everything (its
+        plans on `_path`), or None (and `start` joins the failed states). Raises `_OutOfSteps` when the
+        walk has taken its steps. Depth first, with a stack rather than recursion (a Python call per
+        state visited costs more than the rest of the visit)."""
+        dead = self._failed
+        path = self._path
+        last = self.LAYERS
+        full = self._full
+        left = self._left - 1
+        if not left:
+            raise _OutOfSteps
+        states = [start]
+        pending = [self._full_moves(0, start)]
+        while pending:
+            layer = len(pending) - 1
+            state = states[layer]
+            following = layer + 1
+            failed = dead[following]
+            for delta, info in pending[layer]:
+                after = state + delta
+                if after in failed:
+                    continue
+                if following == last:
+                    if self.final(after):
+                        path.append(info)
+                        return after
+                    continue
+                left -= 1
+                if not left:
+                    raise _OutOfSteps
+                path.append(info)
+                states.append(after)
+                if following % 5 < 4:
+                    moves = full[following].get(
+                        (after >> (following % 5 * DESC_BITS) & DESC_MASK) | (after >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
+                    )
+                else:
+                    moves = full[following].get(after >> ACC_SHIFT)
+                if moves is None:
+                    pending.append(self._full_moves(following, after))
+                else:
+                    pairs = iter(moves)
+                    pending.append(zip(pairs, pairs, strict=True))
+                break
+            else:
+                dead[layer].add(state)
+                states.pop()
+                pending.pop()
+                if path:
+                    path.pop()
+        return None
+
+    def _full_moves(self, layer: int, state: int) -> Iterator[tuple[int, int]]:
+        """The moves of `layer` from `state` that place every rack tile of the cell (delta, plan pairs)."""
+        full = self._full[layer]
+        if layer % 5 < 4:
+            key = (state >> (layer % 5 * DESC_BITS) & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
+            moves = full.get(key)
+            if moves is None:
+                every = self.cache.get(key | layer << LAYER_SHIFT)
+                if every is None:
+                    every = self.cell_moves(layer, state)
+                wanted = self._wanted[layer]
+                step = iter(every)
+                moves = full[key] = tuple(
+                    item
+                    for delta, _, info in zip(step, step, step, strict=True)
+                    if _OPTIONS[info][2] == wanted
+                    for item in (delta, info)
+                )
+        else:
+            key = state >> ACC_SHIFT
+            moves = full.get(key)
+            if moves is None:
+                step = iter(self.group_moves(layer, state))
+                moves = full[key] = tuple(item for delta, _, info in zip(step, step, step, strict=True) for item in (delta, info))
+        pairs = iter(moves)
+        return zip(pairs, pairs, strict=True)
+
+
+def _rack_ahead(real: list[int], rack: list[int], number: int, gaps: int) -> int:
+    """How many rack tiles (at most 2 counted) a run of a colour open at `number` could still take at later
+    numbers: it goes on only through numbers with a tile of the colour (`real`), or a joker in a gap."""
+    count = 0
+    for later in range(number + 1, 14):
+        if not real[later]:
+            if not gaps:
+                break
+            gaps -= 1
+        count += rack[later]
+        if count >= 2:
+            return 2
+    return count
+
+
+class _OutOfSteps(Exception):
+    """A depth-first walk of `place_all` has taken its steps for this round."""
+
+
+def _drop_dominated(layer: dict[int, int]) -> None:
+    """Dominance: a state whose runs of one colour are dominated (`_upgrades`) by those of another state,
+    identical otherwise and worth as much, cannot lead anywhere better: it is dropped. (Only worth its cost
+    on a large layer.)"""
+    if len(layer) < 64:
+        return
+    size = len(_DESCS)
+    upgrades = _UPGRADE_STEPS
+    known = layer.get
+    nothing = -(1 << 62)
+    for state, value in list(layer.items()):
+        for shift in _COLOUR_SHIFTS:
+            desc_id = state >> shift & DESC_MASK
+            found = upgrades.get(desc_id)
+            if found is None or found[0] != size:
+                found = upgrades[desc_id] = (size, tuple(better - desc_id for better in _upgrades(desc_id)))
+            for step in found[1]:
+                if known(state + (step << shift), nothing) >= value:
+                    del layer[state]
+                    break
+            else:
+                continue
+            break
+
+
+_COLOUR_SHIFTS = tuple(colour * DESC_BITS for colour in range(4))
+# `_upgrades` as steps of the run tuple id, by run tuple id: (size of the registry of run tuples then, steps).
+_UPGRADE_STEPS: dict[int, tuple[int, tuple[int, ...]]] = {}
+
+
+def _drop_spent_jokers(layer: dict[int, int], held: int) -> None:
+    """Dominance: a state that still holds a rack joker can do whatever the same state without it does,
+    and add the joker to the table at the end. So a state that spent a joker and gained no more than a
+    held joker is worth is dropped; what survives are the jokers that let more tiles onto the table."""
+    one = 1 << JL_SHIFT
+    spent = [
+        state
+        for state, value in layer.items()
+        if (layer.get(state + one, -(1 << 62)) + held >= value)
+        or (state >> JL_SHIFT & 3 == 0 and layer.get(state + 2 * one, -(1 << 62)) + 2 * held >= value)
+    ]
+    for state in spent:
+        del layer[state]

@@ -1,0 +1,145 @@
+"""The order of work of one solve: the place-everything walk, a first search without freed jokers, budgets
+that grow, and when a search's answer is conclusive."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import NamedTuple
+
+from apps.engine.rearrange.melds import rack_value
+from apps.engine.rearrange.solver.build import _add_jokers, _build
+from apps.engine.rearrange.solver.model import Faces, Solution
+from apps.engine.rearrange.solver.search import Found, _Problem, _Walk
+from apps.engine.tiles import JOKER
+
+
+def _budgets(problem: _Problem, first: int = 0) -> Iterator[int | None]:
+    """Budgets for `_Walk.search`, tightest first: leave `first` tiles' worth (0: nothing), then up to 1, 2,
+    4, ... tiles' worth; finally no limit. A search whose best play leaves at most its budget unplaced has
+    found the best play."""
+    weights = [max(problem.weight[52], 0)] * problem.rack_jokers
+    for colour in range(4):
+        for number in range(1, 14):
+            weights += [problem.weight[colour * 13 + number - 1]] * problem.rack[colour][number]
+    if not problem.numbered_nonnegative():
+        yield None
+        return
+    weights.sort(reverse=True)
+    count = first
+    while count < len(weights):
+        yield sum(weights[:count])
+        count = 2 * count if count else 1
+    yield None
+
+
+def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None, known: int | None = None) -> Found | None:
+    """The best play, by searches with growing budgets (from leaving `first` tiles' worth). `known`: the
+    score of a play known to exist (the best play leaves no more than it does: the last budget); None is
+    then also the answer when no play the walk looks at scores as much as `known`."""
+    reachable = problem.reachable()
+    walk = walk or _Walk(problem)
+    numbered = sorted(
+        problem.weight[colour * 13 + number - 1]
+        for colour in range(4)
+        for number in range(1, 14)
+        for _ in range(problem.rack[colour][number])
+    )
+    found: Found | None = None
+    for round, budget in enumerate(_budgets(problem, first)):
+        # With a play known, one tight search, then the last (a search costs less than its budget would
+        # suggest: beyond a tile or two, what it looks at is mostly the arrangements of the table tiles).
+        if known is not None and (round or budget is None or budget >= reachable - known):
+            budget = reachable - known
+        found = walk.search(budget)
+        if budget is None or (known is not None and budget >= reachable - known):
+            return found
+        if found is not None:
+            if _conclusive(problem, numbered, found[0], budget, reachable):
+                return found
+            known = found[0] if known is None else max(known, found[0])
+    return found
+
+
+def _conclusive(problem: _Problem, numbered: list[int], value: int, budget: int, reachable: int) -> bool:
+    """Is the best play of a search with this budget the best play? Every play the search left out leaves
+    more than `budget` of numbered rack tiles (`numbered`: their weights, ascending), so at least as many
+    tiles as it takes the heaviest to pass the budget, and at least the lightest that many weigh. (With a
+    joker weight below 0 a play can be left out for its jokers: then only `budget` itself counts.)"""
+    if problem.weight[52] < 0 or not problem.numbered_nonnegative():
+        return value >= reachable - budget
+    total = 0
+    for count, weight in enumerate(reversed(numbered), start=1):
+        total += weight
+        if total > budget:
+            return value >= reachable - max(budget + 1, sum(numbered[:count]))
+    return True  # the search left nothing out
+
+
+class _Play(NamedTuple):
+    score: int
+    table: tuple[Faces, ...]
+    placed: Faces
+
+
+def _finish(problem: _Problem, result: Found | None) -> _Play | None:
+    """The play a search found, with the jokers it kept in hand added to the table (if they do not fit
+    anywhere, the search is redone without that shortcut)."""
+    if result is None:
+        return None
+    score, steps, held = result
+    table, placed = _build(steps)
+    if held and problem.weight[52] > 0:
+        added = _add_jokers(table, held)
+        if added is None:
+            return _finish(problem, _best(replace(problem, hold_jokers=False)))
+        table = added
+        placed = tuple(sorted((*placed, *[JOKER] * held), key=lambda tile: tile.key))
+    return _Play(score, table, placed)
+
+
+def _solve(problem: _Problem) -> _Play | None:
+    """The best play.
+
+    1. Can every rack tile go? A depth-first walk answers quickly when the table has room (the common case
+       on a big table, where the full search is slowest).
+    2. Otherwise, jokers make the search larger, so when there are any to place or free, a search without
+       them (rack jokers only added at the end, table jokers kept) gives a first play; the full search
+       then only looks at plays that beat it (and is skipped when that play places every tile)."""
+    reachable = problem.reachable()
+    skip = 0
+    walk = _Walk(problem)
+    if not problem.opening and problem.numbered_nonnegative() and problem.weight[52] >= 0:
+        everything = _finish(problem, walk.place_all())
+        if everything is not None and everything.score >= reachable:
+            return everything
+        if walk.proved_none:
+            skip = 1  # no play leaves nothing
+    if not any(problem.freeable(joker) for joker in problem.table_jokers):
+        return _finish(problem, _best(problem, skip, walk))
+    simple = replace(problem, rack_jokers=0, allow_freed=False)
+    first = _finish(simple, _best(simple))
+    if first is not None and problem.rack_jokers and problem.weight[52] > 0:
+        added = _add_jokers(first.table, problem.rack_jokers)
+        if added is not None:
+            jokers = (JOKER,) * problem.rack_jokers
+            placed = tuple(sorted((*first.placed, *jokers), key=lambda tile: tile.key))
+            first = _Play(first.score + problem.weight[52] * problem.rack_jokers, added, placed)
+    if first is not None and first.score >= reachable:
+        return first
+    # The full search, with growing budgets up to what the first play leaves (nothing better leaves more).
+    # Without rack jokers the first play is the best that keeps every table joker: the full search need
+    # only look at plays that free one.
+    known = None if first is None or not problem.numbered_nonnegative() else first.score
+    walk.skip_kept = first is not None and not problem.rack_jokers
+    full = _finish(problem, _best(problem, skip, walk, known))
+    if full is None or (first is not None and first.score >= full.score):
+        return first
+    return full
+
+
+def _solution(problem: _Problem) -> Solution | None:
+    found = _solve(problem)
+    if found is None or not found.placed or found.score <= 0:
+        return None
+    return Solution(found.placed, found.table, found.score, sum(rack_value(tile) for tile in found.placed))
