@@ -55,12 +55,16 @@ class Counts:
         return over
 
     def release(self, keys: Sequence[str]) -> None:
+        """Uncount one socket. Only keys this process counts are uncounted: a count never goes below
+        nothing (a socket counted by counts since forgotten, `reset`, must not lower the others')."""
         with self._lock:
-            for key in keys:
+            held = [key for key in keys if self.local.get(key, 0) > 0]
+            for key in held:
                 self.local[key] -= 1
                 if self.local[key] <= 0:
                     del self.local[key]
-        self.released(keys)
+        if held:
+            self.released(held)
 
     async def totals(self, keys: Sequence[str]) -> list[int]:
         return [self.local[key] for key in keys]
@@ -166,9 +170,16 @@ def counter() -> Counts:
 
 
 def reset() -> None:
-    """Forget the counts (tests that change LIVE_BUS_URL)."""
+    """Forget the counts (tests that change LIVE_BUS_URL, and each test's fresh start); on Redis their
+    hash goes too, so the forgotten sockets count nowhere."""
     global _counts
-    _counts = None
+    old, _counts = _counts, None
+    if isinstance(old, RedisCounts):
+        try:
+            old.client.delete(old.hash_of(old.process))
+            old.client.zrem(old.processes_key, old.process)
+        except Exception as error:  # Redis away: the hash expires by itself
+            log.warning("Forgetting the socket counts in Redis failed (%s: %s)", type(error).__name__, error)
 
 
 async def keep_alive() -> None:
