@@ -166,7 +166,7 @@ def new_page(browser, site: Site) -> Iterator[object]:  # type: ignore[no-untype
 
     def make(viewport: dict[str, int] = DESKTOP):  # type: ignore[no-untyped-def]
         context = browser.new_context(viewport=viewport, base_url=site.url)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(30_000)  # a generous ceiling: a busy machine serves a move slowly
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
