@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from apps.tables import liveness, services
 from apps.tables.models import MoveLog, Table
+from apps.tables.tasks import sweep_due
 from tests.tables.helpers import make_user
 
 pytestmark = pytest.mark.django_db
@@ -39,10 +40,11 @@ def waiting_turn():
     return table
 
 
-def made_up() -> float:
+def made_up(now: float | None = None) -> float:
     """What the sweep task does first: the downtime it makes up for (in seconds, 0 if none), after giving
-    every running turn clock that plus the grace."""
-    extend = liveness.check_downtime()
+    every running turn clock that plus the grace. `now`: the sweep's clock, chosen by the test, so the
+    figure is exact whatever the machine's speed."""
+    extend = liveness.check_downtime(now)
     if extend is None:
         return 0.0
     services.games_extend_deadlines(by=extend)
@@ -60,20 +62,21 @@ def test_without_any_heartbeat_nothing_is_held_and_nothing_extended(waiting_turn
 
 def test_while_the_web_is_down_timeouts_wait_and_when_it_is_back_clocks_get_the_downtime_and_a_grace(waiting_turn):
     deadline = waiting_turn.due_at
-    went_down = time.time() - 40  # the last heartbeat, 40 s ago: the web tier is down
+    now = time.time()
+    went_down = now - 40  # the last heartbeat, 40 s ago: the web tier is down
     cache.set(liveness.WEB_KEY, went_down)
     assert liveness.timeouts_on_hold()
     assert not services.table_due(table_id=waiting_turn.pk, now=deadline + timedelta(seconds=1))
-    assert made_up() == 0  # still down: noted, not yet made up for
+    assert made_up(now) == 0  # still down: noted, not yet made up for
     assert not services.table_due(table_id=waiting_turn.pk, now=deadline + timedelta(seconds=1))
 
     liveness.web_alive()  # back
-    downtime = made_up()
-    assert 40 <= downtime < 45
+    downtime = made_up(now)
+    assert downtime == pytest.approx(40)
     waiting_turn.refresh_from_db()
     given = (waiting_turn.due_at - deadline).total_seconds()
     assert downtime + liveness.grace() - 1 <= given <= downtime + liveness.grace() + 1
-    assert made_up() == 0  # once
+    assert made_up(now) == 0  # once
     assert not liveness.timeouts_on_hold()
     assert not services.table_due(table_id=waiting_turn.pk, now=deadline + timedelta(seconds=1))
     assert services.table_due(table_id=waiting_turn.pk, now=waiting_turn.due_at)
@@ -83,20 +86,20 @@ def test_while_the_web_is_down_timeouts_wait_and_when_it_is_back_clocks_get_the_
 def test_a_long_gap_between_sweeps_is_downtime_too(waiting_turn):
     deadline = waiting_turn.due_at
     liveness.web_alive()
-    cache.set(liveness.SWEEP_KEY, time.time() - 60)  # the whole stack was away for a minute
-    downtime = made_up()
-    assert 60 <= downtime < 65
+    now = time.time()
+    cache.set(liveness.SWEEP_KEY, now - 60)  # the whole stack was away for a minute
+    downtime = made_up(now)
+    assert downtime == pytest.approx(60)
     waiting_turn.refresh_from_db()
     assert waiting_turn.due_at >= deadline + timedelta(seconds=60 + liveness.grace() - 1)
-    assert made_up() == 0  # a sweep 2 s later finds nothing to make up
+    assert made_up(now + 2) == 0  # a sweep 2 s later finds nothing to make up
 
 
 def test_the_sweep_task_checks_for_downtime_before_it_sweeps(waiting_turn):
-    from apps.tables.tasks import sweep_due
-
     liveness.web_alive()
-    cache.set(liveness.SWEEP_KEY, time.time() - 30)
+    before = time.time()
+    cache.set(liveness.SWEEP_KEY, before - 30)
     sweep_due()
     waiting_turn.refresh_from_db()
-    assert cache.get(liveness.SWEEP_KEY) > time.time() - 5
+    assert cache.get(liveness.SWEEP_KEY) >= before  # the task stamped its own sweep, after the gap
     assert waiting_turn.version > 0 and waiting_turn.due_at > timezone.now() + timedelta(seconds=30)
