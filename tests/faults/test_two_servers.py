@@ -73,6 +73,17 @@ class Visitor:
         return "; ".join(f"{cookie.name}={cookie.value}" for cookie in self.jar)
 
 
+def two_guests_at_a_table(url: str) -> tuple[Visitor, Visitor, int]:
+    """Two guests of the process at `url`: the host opens a two-seat table, the other joins it."""
+    host, guest = Visitor(url), Visitor(url)
+    host.post("/accounts/guest/")
+    guest.post("/accounts/guest/")
+    table_id = table_of(host.post("/play/new/", game="tile-rummy", seats="2", match_length="1", turn_seconds="60",
+                                  seat_1=""))
+    guest.post(f"/t/{table_id}/join/")
+    return host, guest, table_id
+
+
 def table_of(landed: str) -> int:
     return int(re.search(r"/t/(\d+)/", landed).group(1))  # type: ignore[union-attr]
 
@@ -89,12 +100,7 @@ async def until_state(ws, version: int, ceiling: float = 60.0) -> dict:  # type:
 
 def test_a_move_made_through_one_process_reaches_a_spectator_on_the_other(servers):
     a, b = servers
-    host, guest = Visitor(a), Visitor(a)
-    host.post("/accounts/guest/")
-    guest.post("/accounts/guest/")
-    table_id = table_of(host.post("/play/new/", game="tile-rummy", seats="2", match_length="1", turn_seconds="60",
-                                  seat_1=""))
-    guest.post(f"/t/{table_id}/join/")
+    host, guest, table_id = two_guests_at_a_table(a)
 
     async def run() -> tuple[int, dict]:
         from apps.engine.bots import get_bot
@@ -198,12 +204,7 @@ def test_a_player_on_one_process_sees_the_other_go_away_and_come_back_and_hears_
     """Presence and chat cross processes by the bus: the host's socket is on the first process, the
     guest's on the second."""
     a, b = servers
-    host, guest = Visitor(a), Visitor(a)
-    host.post("/accounts/guest/")
-    guest.post("/accounts/guest/")
-    table_id = table_of(host.post("/play/new/", game="tile-rummy", seats="2", match_length="1", turn_seconds="60",
-                                  seat_1=""))
-    guest.post(f"/t/{table_id}/join/")
+    host, guest, table_id = two_guests_at_a_table(a)
     query = "?chat=1&presence=1"
 
     async def run() -> tuple[dict, dict, dict, dict]:

@@ -30,16 +30,6 @@ pytestmark = pytest.mark.django_db
 HOUSE = "tile-rummy"
 
 
-@pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob():
-    return make_user("bob")
-
-
 def table_of(host, *others, **options):
     table = services.table_open(by=host, game=HOUSE, seat_count=1 + len(others), **options)
     for other in others:

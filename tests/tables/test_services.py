@@ -21,16 +21,6 @@ pytestmark = pytest.mark.django_db
 HOUSE = "tile-rummy"
 
 
-@pytest.fixture
-def alice():
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob():
-    return make_user("bob")
-
-
 def two_player_table(host, other, **options):
     table = services.table_open(by=host, game=HOUSE, seat_count=2, **options)
     services.table_join(table_id=table.pk, by=other)
