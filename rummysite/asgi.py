@@ -11,7 +11,6 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
 django_asgi_app = get_asgi_application()  # sets Django up before the consumers are imported
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -19,6 +18,7 @@ from django.conf import settings  # noqa: E402
 from apps.accounts import sockets  # noqa: E402
 from apps.bots.asgi import BearerTokenMiddleware  # noqa: E402
 from apps.live import loop, owners  # noqa: E402
+from apps.live.sessions import session_user_stack  # noqa: E402
 from rummysite import metrics  # noqa: E402
 from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
 from rummysite.embedded import start_embedded_worker  # noqa: E402
@@ -32,7 +32,8 @@ sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL)
 # The client's address is settled first (rummysite/client_address.py): Django's REMOTE_ADDR, allauth's
 # rate limits and the consumers all read the one the trusted proxy saw. Open WebSockets are counted.
 # A socket with `Authorization: Bearer TOKEN` is a bot account's program (SPEC 14, apps/bots/asgi.py):
-# the token is its user, and it needs no Origin; every other socket keeps the Origin rule and the session.
+# the token is its user, and it needs no Origin; every other socket keeps the Origin rule and the session
+# (its user found on the sockets' database threads, not channels' single one: apps/live/sessions.py).
 # Behind either door every socket has an owner (apps/live/owners.py): a barred account is refused, the
 # limits per user and per address hold, and a ban or a sign-out closes the sockets at once.
 def endpoints() -> owners.Owners:
@@ -48,7 +49,7 @@ router = TrustedProxyMiddleware(
             {
                 "http": django_asgi_app,
                 "websocket": BearerTokenMiddleware(
-                    browsers=AllowedHostsOriginValidator(AuthMiddlewareStack(endpoints())),
+                    browsers=AllowedHostsOriginValidator(session_user_stack(endpoints())),
                     tokens=endpoints(),
                 ),
             }

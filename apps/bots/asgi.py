@@ -1,7 +1,7 @@
 """The sockets' door for programs (SPEC 14): `Authorization: Bearer TOKEN` instead of a session cookie.
 
     websocket = BearerTokenMiddleware(
-        browsers=AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(routes))),
+        browsers=AllowedHostsOriginValidator(session_user_stack(URLRouter(routes))),
         tokens=URLRouter(routes),
     )
 

@@ -16,7 +16,9 @@ their versions against the database every second (apps/tables/rooms.py).
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import queue
 import random
 import threading
 import time
@@ -107,9 +109,38 @@ class RedisBus(Bus):
         self._subscriber: threading.Thread | None = None
         self._lock = threading.Lock()
         self.connected = threading.Event()
+        self._outbox: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._publisher: threading.Thread | None = None
 
     def _send(self, topic: str, data: str) -> None:
-        self.client.publish(self.channel, f"{topic}\n{data}")
+        message = f"{topic}\n{data}"
+        if asyncio._get_running_loop() is None:  # a service's thread, after its commit: publish now
+            self.client.publish(self.channel, message)
+            return
+        # The server loop (a socket opened or closed: presence, owners) never waits on Redis: the
+        # publisher thread sends its messages in order, those queued meanwhile in one round trip.
+        self._outbox.put(message)
+        if self._publisher is None or not self._publisher.is_alive():
+            with self._lock:
+                if self._publisher is None or not self._publisher.is_alive():
+                    self._publisher = threading.Thread(target=self._publish_forever, name="live-publish", daemon=True)
+                    self._publisher.start()
+
+    def _publish_forever(self) -> None:
+        while True:
+            batch = [self._outbox.get()]
+            while len(batch) < 100:
+                try:
+                    batch.append(self._outbox.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                pipeline = self.client.pipeline(transaction=False)
+                for message in batch:
+                    pipeline.publish(self.channel, message)
+                pipeline.execute()
+            except Exception as error:  # an outage of Redis: these are lost, as a publish would be
+                log.warning("Publishing %d messages failed: %s: %s", len(batch), type(error).__name__, error)
 
     def listen(self, topic: str, listener: Listener) -> None:
         super().listen(topic, listener)

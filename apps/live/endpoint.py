@@ -33,13 +33,18 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from apps.live.daphne import Disconnected, let_daphne_close_with_protocol_codes
+from apps.live.daphne import (
+    Disconnected,
+    let_autobahn_format_its_debug_line_lazily,
+    let_daphne_close_with_protocol_codes,
+)
 from apps.live.guard import POLICY_VIOLATION, FrameError, FrameSpec, RateLimiter, parse
 from apps.live.language import language_of
 
 log = logging.getLogger(__name__)
 
 let_daphne_close_with_protocol_codes()
+let_autobahn_format_its_debug_line_lazily()
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]

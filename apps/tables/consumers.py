@@ -182,7 +182,7 @@ class TableSocket(ChatSocket, Endpoint):
 def _watchable_version(table_id: int, user: Any, invite: str) -> int | None:
     """The table's version if this viewer may watch it; None if not (or if there is no such table). An
     unstarted table is stamped as watched (SPEC 11: one nobody looks at closes)."""
-    table = Table.objects.filter(pk=table_id).first()
+    table = Table.objects.filter(pk=table_id).only("id", "private", "invite_token", "status", "version").first()
     if table is None or not may_watch(table, user, invite):
         return None
     if table.status == Table.Status.OPEN:
