@@ -91,6 +91,7 @@ def open_tables(count: int, *, seats: int = 4, bot_every: int = 10, turn_seconds
     users = ensure_users(sum(humans_per_table))
     cookies = {user.pk: session_cookie(user) for user in users}
     tables = []
+    hosts: list[tuple[int, Any]] = []
     at = 0
     for i, humans in enumerate(humans_per_table):
         players = users[at : at + humans]
@@ -99,7 +100,7 @@ def open_tables(count: int, *, seats: int = 4, bot_every: int = 10, turn_seconds
                                     turn_seconds=turn_seconds, bots=["easy"] * (seats - humans))
         for user in players[1:]:
             services.table_join(table_id=table.pk, by=user)
-        services.table_start(table_id=table.pk, by=players[0])
+        hosts.append((table.pk, players[0]))
         seat_specs: list[dict[str, Any] | None] = [
             {"index": index, "cookie": cookies[user.pk]} for index, user in enumerate(players)
         ]
@@ -107,6 +108,12 @@ def open_tables(count: int, *, seats: int = 4, bot_every: int = 10, turn_seconds
         tables.append({"id": table.pk, "seats": seat_specs, "spectator": spectators})
         if (i + 1) % 100 == 0:
             print(f"  opened {i + 1}/{count} tables", flush=True)
+    # Started only once all are seated: opening hundreds takes longer than a turn's timer on a slow machine,
+    # and the first tables' turns would time out before their players connect.
+    started = time.time()
+    for table_id, host in hosts:
+        services.table_start(table_id=table_id, by=host)
+    print(f"  started {count} tables in {time.time() - started:.1f} s", flush=True)
     return tables
 
 

@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from websockets.asyncio.client import connect  # noqa: E402
-from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
+from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E402
 
 from apps.engine.bots import get_bot  # noqa: E402
 
@@ -178,7 +178,8 @@ class Client:
                 if self.run.stopping:
                     return
                 self.run.figures.drops += 1  # closed by the server
-            except (TimeoutError, OSError, ConnectionClosed, InvalidStatus) as error:
+            except (TimeoutError, OSError, ConnectionClosed, InvalidHandshake) as error:
+                # InvalidHandshake: refused (a status) or cut off mid-handshake (daphne's connect timeout)
                 if self.run.stopping:
                     return
                 if self.ws is None and attempt == 0 and not isinstance(error, ConnectionClosed):

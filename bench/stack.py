@@ -61,8 +61,8 @@ def bench_env(db: str = DEFAULT_DB, redis_db: int = DEFAULT_REDIS_DB, redis_port
         LIVE_SOCKETS_PER_ADDRESS="1000000",
         LIVE_SOCKETS_PER_USER="100000",
         GUESTS_PER_ADDRESS_PER_HOUR="1000000",
-        TABLE_UNSTARTED_PER_HOST="100000",
-        TABLE_SEATS_PER_USER="100000",
+        TABLE_UNSTARTED_PER_HOST="10000",
+        TABLE_SEATS_PER_USER="10000",
     )
     env.update(extra)
     return env
