@@ -19,7 +19,6 @@ a table nobody looks at closes; apps/tables/services/upkeep.py).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import weakref
 from typing import Any, Protocol
@@ -32,7 +31,7 @@ from apps.tables.effects import LOBBY_TOPIC, table_topic
 from apps.tables.models import Table
 from apps.tables.presence import Presence
 from apps.tables.services.upkeep import stamp_every, tables_watched
-from apps.tables.snapshot import frame_in, table_envelope
+from apps.tables.snapshot import frame_in, table_envelope, unpack
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +61,7 @@ class Room:
 
     def accept(self, text: str) -> bool:
         """Take a published change if it is newer than what the room holds."""
-        published = json.loads(text)
+        published = unpack(text)
         if published["v"] <= self.version:
             return False
         self.version = int(published["v"])

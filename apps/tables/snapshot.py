@@ -105,9 +105,9 @@ def table_info(table: Table, game: Game | None, match: Match | None) -> dict[str
 
 
 def envelope(table: Table, game: Game | None, match: Match | None, state: Any = None) -> str:
-    """What one change of the table publishes: {"v": version, "seats": {user id: seat}, "frames":
-    {seat or "spectator": state frame as text}}. `state` is the game's engine state if the caller
-    has it (else it is read from `game.state`)."""
+    """What one change of the table publishes: every viewer's `state` frame, already encoded, and who
+    sits where (`pack`). `state` is the game's engine state if the caller has it (else it is read from
+    `game.state`)."""
     table_json = dumps(table_info(table, game, match))
     seated = {seat["user_id"]: seat["index"] for seat in table.seating if seat["user_id"] is not None}
     views: dict[str, Any] = {SPECTATOR: None}
@@ -126,7 +126,33 @@ def envelope(table: Table, game: Game | None, match: Match | None, state: Any = 
         frames[key] = (
             f'{{"type":"state","version":{table.version},"seat":{seat},"table":{table_json},"view":{dumps(view)}}}'
         )
-    return dumps({"v": table.version, "seats": {str(user): index for user, index in seated.items()}, "frames": frames})
+    return pack(table.version, {str(user): index for user, index in seated.items()}, frames)
+
+
+def pack(version: int, seats: dict[str, int], frames: dict[str, str]) -> str:
+    r"""An envelope as text: a header line `{"v": version, "seats": {user id: seat}, "keys": [frame
+    keys]}`, then each frame on a line of its own, as it goes to its sockets. Compact JSON never holds
+    a newline (the encoder escapes it inside strings), so the frames are neither escaped into the header
+    nor decoded to be split out again: a process reads the header alone.
+
+    >>> text = pack(7, {"12": 0}, {"spectator": '{"a":"x\\ny"}', "0": '{"b":1}'})
+    >>> text.count("\n")
+    2
+    >>> unpack(text)
+    {'v': 7, 'seats': {'12': 0}, 'frames': {'spectator': '{"a":"x\\ny"}', '0': '{"b":1}'}}
+    """
+    texts = list(frames.values())
+    if any("\n" in text for text in texts):
+        raise ValueError("a frame of an envelope holds no newline")
+    return "\n".join([dumps({"v": version, "seats": seats, "keys": list(frames)}), *texts])
+
+
+def unpack(text: str) -> dict[str, Any]:
+    """An envelope's {"v", "seats", "frames": {key: frame text}} (`pack`)."""
+    header, *texts = text.split("\n")
+    published: dict[str, Any] = json.loads(header)
+    published["frames"] = dict(zip(published.pop("keys"), texts, strict=True))
+    return published
 
 
 def load(table_id: int) -> tuple[Table, Game | None, Match | None]:
@@ -143,7 +169,7 @@ def table_envelope(table_id: int) -> str | None:
 
 
 def frame_in(published: dict[str, Any], user_id: int | None) -> str:
-    """The frame (as text) of one viewer in a decoded envelope: their seat's, else the spectators'."""
+    """The frame (as text) of one viewer in an unpacked envelope: their seat's, else the spectators'."""
     frames = published["frames"]
     seat = published["seats"].get(str(user_id)) if user_id is not None else None
     if seat is None:
@@ -155,7 +181,7 @@ def frame_for_user(table_id: int, user_id: int | None) -> dict[str, Any]:
     """The `state` frame one viewer would receive now (the table page embeds it)."""
     text = table_envelope(table_id)
     assert text is not None
-    return json.loads(frame_in(json.loads(text), user_id))  # type: ignore[no-any-return]
+    return json.loads(frame_in(unpack(text), user_id))  # type: ignore[no-any-return]
 
 
 def lobby_entry(table: Table) -> dict[str, Any]:

@@ -43,7 +43,7 @@ from apps.engine.tiles import tile_of
 from apps.tables import history
 from apps.tables.fairness import public_view
 from apps.tables.models import FairDeal, Game, Match, Seat, Table
-from apps.tables.snapshot import envelope, frame_in, seating_of
+from apps.tables.snapshot import envelope, frame_in, seating_of, unpack
 
 HOUSE, REARRANGE = "tile-rummy", "tile-rummy-rearrange"
 
@@ -247,7 +247,7 @@ def play_and_check(seed: int, seats: int, tally: Tally, *, game_slug: str = HOUS
         tally.states += 1
         secrets = PileSecrets(state, game_slug)
         rows = rows_for(game_slug, state, engine_match, version, seeds, log)
-        decoded = json.loads(envelope(*rows, state))
+        decoded = unpack(envelope(*rows, state))
         fair = public_view(rows[2])
         tally.fair_views += 1
         for problem in seed_secrets.problems(fair) if fair is not None else ["the match has no fair-deal part"]:
