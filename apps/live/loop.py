@@ -36,14 +36,21 @@ def remember() -> None:
     loop = asyncio.get_running_loop()
     _loop, _thread = loop, threading.get_ident()
     tasks = _tasks.get(loop)
-    if tasks is not None and all(not task.done() for task in tasks):
+    if tasks is not None and len(tasks) == len(_starters) and all(not task.done() for task in tasks):
         return
-    started = []
-    for starter in _starters:
+    tasks = list(tasks or ())
+    for index, starter in enumerate(_starters):
+        # Only a task that is not running starts again (one that stopped, or a starter registered since):
+        # a second copy of one still running would do its work twice.
+        if index < len(tasks) and not tasks[index].done():
+            continue
         task = loop.create_task(starter())
         task.add_done_callback(_finished)
-        started.append(task)
-    _tasks[loop] = started
+        if index < len(tasks):
+            tasks[index] = task
+        else:
+            tasks.append(task)
+    _tasks[loop] = tasks
 
 
 def _finished(task: asyncio.Task[None]) -> None:
