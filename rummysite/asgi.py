@@ -17,7 +17,7 @@ from django.conf import settings  # noqa: E402
 
 from apps.accounts import sockets  # noqa: E402
 from apps.bots.asgi import BearerTokenMiddleware  # noqa: E402
-from apps.live import loop, owners  # noqa: E402
+from apps.live import collector, loop, owners  # noqa: E402
 from apps.live.sessions import session_user_stack  # noqa: E402
 from rummysite import metrics  # noqa: E402
 from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
@@ -28,6 +28,11 @@ from rummysite.routing import websocket_urlpatterns  # noqa: E402
 # switch interval (5 ms by default), so a loop waiting behind a busy thread delays every frame of the
 # process. A shorter interval keeps the loop responsive (measured in bench/README.md, load benchmark).
 sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL)
+# The same loop's pauses for the garbage collector: long-lived objects frozen, one full collection per
+# period (apps/live/collector.py).
+if collector.wanted():
+    loop.on_start(collector.keep_collections_short)
+collector.watch_slow_collections(settings.LIVE_GC_LOG_MS)
 
 # The client's address is settled first (rummysite/client_address.py): Django's REMOTE_ADDR, allauth's
 # rate limits and the consumers all read the one the trusted proxy saw. Open WebSockets are counted.

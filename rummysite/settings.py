@@ -206,6 +206,12 @@ TABLE_BOT_DELAY = env.get_float("TABLE_BOT_DELAY", 0.9)  # seconds before each b
 # Threads (each with its database connection) for the table and lobby WebSockets' database work, per
 # web process.
 ASGI_SWITCH_INTERVAL = env.get_int("ASGI_SWITCH_INTERVAL_US", 1000, minimum=100, maximum=100_000) / 1e6
+# The garbage collector of a web process (apps/live/collector.py): what survives is frozen every
+# LIVE_GC_FREEZE_SECONDS (0: Python's own collector, as in the tests), one full collection every
+# LIVE_GC_FULL_SECONDS; collections longer than LIVE_GC_LOG_MS are logged (0: none).
+LIVE_GC_FREEZE_SECONDS = env.get_float("LIVE_GC_FREEZE_SECONDS", 0.0 if TESTING else 10.0, maximum=86400.0)
+LIVE_GC_FULL_SECONDS = env.get_float("LIVE_GC_FULL_SECONDS", 900.0, minimum=1.0, maximum=86400.0)
+LIVE_GC_LOG_MS = env.get_float("LIVE_GC_LOG_MS", 0.0, maximum=60_000.0)
 TABLES_DB_THREADS = env.get_int("TABLES_DB_THREADS", 4, minimum=1, maximum=64)
 TABLE_AUTOPILOT_DELAY = 0.6  # seconds before an autopilot turn
 # Downtime (apps/tables/liveness.py): web processes write a heartbeat; after downtime every turn clock
