@@ -294,6 +294,8 @@ def run_one(stack: Stack, m: int, args: argparse.Namespace) -> dict[str, Any]:
         "p95": percentile(latencies, 95),
         "p99": percentile(latencies, 99),
         "max": max(latencies, default=float("nan")),
+        "generator_lag_p99": percentile(result.get("lag_ms", []), 99),
+        "generator_lag_max": max(result.get("lag_ms", []), default=float("nan")),
         "moves_per_s": result["moves_acked"] / result["measured_s"],
         "errors": sum(result["errors"].values()),
         "error_codes": result["errors"],
@@ -320,7 +322,7 @@ def run_one(stack: Stack, m: int, args: argparse.Namespace) -> dict[str, Any]:
 
 
 COLUMNS = ("tables  sockets     open   p50 ms   p95 ms   p99 ms  moves/s  errors  drops  syncs  daphne%  worker%  pg%  redis%"
-           "  gen%  other%  daphneMB  db conns  daphne ms/move  stack ms/move  gen ms/move")
+           "  gen%  other%  daphneMB  db conns  daphne ms/move  stack ms/move  gen ms/move  gen lag p99")
 
 
 def print_row(row: dict[str, Any], header: bool = True) -> None:
@@ -336,7 +338,8 @@ def print_row(row: dict[str, Any], header: bool = True) -> None:
         f"  {cpu.get('redis', 0):>6.0f}  {cpu.get('load generator', 0):>4.0f}  {cpu.get('others', 0):>6.0f}"
         f"  {rss.get('daphne', 0):>8.0f}"
         f"  {row.get('db_connections_max', -1):>8}  {row.get('daphne_cpu_ms_per_move', 0):>14.1f}"
-        f"  {row.get('stack_cpu_ms_per_move', 0):>13.1f}  {row.get('generator_cpu_ms_per_move', 0):>11.1f}",
+        f"  {row.get('stack_cpu_ms_per_move', 0):>13.1f}  {row.get('generator_cpu_ms_per_move', 0):>11.1f}"
+        f"  {row.get('generator_lag_p99', float('nan')):>11.1f}",
         flush=True,
     )
 

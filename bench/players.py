@@ -43,6 +43,10 @@ from apps.engine.bots import get_bot  # noqa: E402
 #: `stale` is not one (a race with the table's own action, answered with a fresh state frame).
 BENIGN_ERRORS = {"stale"}
 SYNC_GRACE = 0.3  # seconds: SYNC_GRACE_MS of static/js/connection.js
+#: Seconds between two wake-ups of the loop-lag probe: a latency includes how late the generator's own
+#: loop is to read a frame, so the figures say how late it was (if this is near the latencies' p99,
+#: the generator measured itself).
+LAG_PROBE = 0.02
 STATE_HEAD = re.compile(r'\{"type":"state","version":(\d+),')
 VIEW_TURN = re.compile(r'"turn":(\d+)')
 
@@ -66,6 +70,7 @@ class Figures:
     converge_ms: list[float] = field(default_factory=list)  # drills: time from a lost broadcast to catching up
     acked_ids: list[str] = field(default_factory=list)  # drills: moves the server acknowledged
     connects: list[float] = field(default_factory=list)  # drills: wall-clock times of every (re)connection
+    lag_ms: list[float] = field(default_factory=list)  # how late this process's own loop woke (LAG_PROBE)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -83,6 +88,7 @@ class Figures:
             "converge_ms": self.converge_ms,
             "acked_ids": self.acked_ids,
             "connects": self.connects,
+            "lag_ms": self.lag_ms,
         }
 
 
@@ -334,6 +340,15 @@ class Client:
                 self.maybe_play()
 
 
+async def probe_lag(run: Run) -> None:
+    """Record how late the loop wakes from a LAG_PROBE sleep, while measuring."""
+    while not run.stopping:
+        asleep = time.monotonic()
+        await asyncio.sleep(LAG_PROBE)
+        if run.measuring:
+            run.figures.lag_ms.append(max(0.0, (time.monotonic() - asleep - LAG_PROBE) * 1000))
+
+
 async def main_async(spec: dict[str, Any]) -> dict[str, Any]:
     run = Run(spec)
     urls: list[str] = spec["urls"]
@@ -345,6 +360,7 @@ async def main_async(spec: dict[str, Any]) -> dict[str, Any]:
     clients = [client for table in tables for client in table.clients]
     ramp = float(spec.get("ramp", 10.0))
     tasks = [asyncio.ensure_future(client.main(ramp * i / max(1, len(clients)))) for i, client in enumerate(clients)]
+    tasks.append(asyncio.ensure_future(probe_lag(run)))
     started = time.monotonic()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
