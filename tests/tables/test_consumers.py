@@ -14,6 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
+from django.db import OperationalError
 
 from apps.engine.bots import get_bot
 from apps.engine.game import get_rules
@@ -504,8 +505,14 @@ async def test_each_human_seats_seed_frame_brings_the_first_deal(settings):
     error = await receive(sockets[0])
     assert error["type"] == "error" and "hex digits" in error["message"]
     await sockets[0].send_json_to({"type": "seed", "seed": "aa" * 16})
+    def seeded() -> bool:
+        try:
+            return bool(FairDeal.objects.get(match__table_id=table.pk).seeds[0])
+        except OperationalError:  # SQLite's shared-cache test database: the socket's thread is writing it
+            return False
+
     for _ in range(500):  # a generous ceiling: until alice's seed is stored
-        if (await db(FairDeal.objects.get)(match__table_id=table.pk)).seeds[0]:
+        if await db(seeded)():
             break
         await asyncio.sleep(0.02)
     assert not await db(Game.objects.filter(match__table_id=table.pk).exists)()  # still waiting for bob's
