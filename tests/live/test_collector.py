@@ -10,6 +10,7 @@ import weakref
 import pytest
 
 from apps.live import collector
+from tests.live.helpers import in_own_loop
 
 
 class Node:
@@ -52,32 +53,36 @@ def test_a_cycle_younger_than_the_last_freeze_goes_at_the_next_collection(thawed
     assert ref() is None
 
 
-async def test_the_loop_task_freezes_and_collects_on_its_periods(thawed, settings):
+def test_the_loop_task_freezes_and_collects_on_its_periods(thawed, settings):
     settings.LIVE_GC_FREEZE_SECONDS = 0.05
     settings.LIVE_GC_FULL_SECONDS = 0.2
-    task = asyncio.ensure_future(collector.keep_collections_short())
-    try:
-        for _ in range(200):  # up to 10 s: it starts with a full collection and a freeze
-            await asyncio.sleep(0.05)
-            if gc.get_freeze_count() > 0:
-                break
-        assert gc.get_freeze_count() > 0
-        ref = cycle()
-        for _ in range(200):  # frozen at a period, then freed by a full collection
-            await asyncio.sleep(0.05)
-            if ref() is None:
-                break
-        assert ref() is None
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+
+    async def main() -> None:
+        task = asyncio.ensure_future(collector.keep_collections_short())
+        try:
+            for _ in range(200):  # up to 10 s: it starts with a full collection and a freeze
+                await asyncio.sleep(0.05)
+                if gc.get_freeze_count() > 0:
+                    break
+            assert gc.get_freeze_count() > 0
+            ref = cycle()
+            for _ in range(200):  # frozen at a period, then freed by a full collection
+                await asyncio.sleep(0.05)
+                if ref() is None:
+                    break
+            assert ref() is None
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    in_own_loop(main)
 
 
-async def test_off_by_default_in_the_tests(thawed, settings):
+def test_off_by_default_in_the_tests(thawed, settings):
     """Off, no task starts: a loop's background task that ends makes the loop start all of them again."""
     assert not collector.wanted()
     with pytest.raises(ValueError):
-        await collector.keep_collections_short()
+        in_own_loop(collector.keep_collections_short)
     assert gc.get_freeze_count() == 0
     settings.LIVE_GC_FREEZE_SECONDS = 10
     assert collector.wanted()

@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from apps.live import loop
+from tests.live.helpers import in_own_loop
 
 
 @pytest.fixture
@@ -17,7 +18,11 @@ def starters(monkeypatch):
     return loop._starters
 
 
-async def test_a_stopped_task_starts_again_alone(starters):
+def test_a_stopped_task_starts_again_alone(starters):
+    in_own_loop(a_stopped_task_starts_again_alone)
+
+
+async def a_stopped_task_starts_again_alone() -> None:
     runs = {"steady": 0, "brief": 0}
     release = asyncio.Event()
 
