@@ -121,12 +121,50 @@ def envelope(table: Table, game: Game | None, match: Match | None, state: Any = 
         for index in seated.values():
             views[str(index)] = None
     frames = {}
-    for key, view in views.items():
+    for key, view in encoded_views(views).items():
         seat = "null" if key == SPECTATOR else key
-        frames[key] = (
-            f'{{"type":"state","version":{table.version},"seat":{seat},"table":{table_json},"view":{dumps(view)}}}'
-        )
+        frames[key] = f'{{"type":"state","version":{table.version},"seat":{seat},"table":{table_json},"view":{view}}}'
     return pack(table.version, {str(user): index for user, index in seated.items()}, frames)
+
+
+_ABSENT = object()
+
+
+def encoded_views(views: dict[str, Any]) -> dict[str, str]:
+    """Every view as JSON text. A seat's view is built on the spectators' one (`Rules.views_for`): what it
+    shares with it (the very same objects) is encoded once for all the seats, and only its own part
+    (who it is, what it may do, its rack) for each; the text decodes to the same view, its keys in
+    another order.
+
+    >>> public = {"turn": 1, "melds": [["r1", "r2", "r3"]], "you": None, "rack": None}
+    >>> views = {"spectator": public, "0": {**public, "you": 0, "rack": ["k5"]}}
+    >>> encoded_views(views)["0"]
+    '{"you":0,"rack":["k5"],"turn":1,"melds":[["r1","r2","r3"]]}'
+    """
+    public = views.get(SPECTATOR)
+    encoded = {SPECTATOR: dumps(public)}
+    shared: dict[frozenset[str], str] = {}
+    for key, view in views.items():
+        if key == SPECTATOR:
+            continue
+        if not isinstance(view, dict) or not isinstance(public, dict) or any(name not in view for name in public):
+            encoded[key] = dumps(view)
+            continue
+        own = {name: value for name, value in view.items() if public.get(name, _ABSENT) is not value}
+        mine = frozenset(own)
+        if mine not in shared:
+            shared[mine] = dumps({name: value for name, value in public.items() if name not in mine})
+        encoded[key] = _merged(dumps(own), shared[mine])
+    return encoded
+
+
+def _merged(first: str, second: str) -> str:
+    """Two JSON objects' texts with no key in common as one object's text."""
+    if first == "{}":
+        return second
+    if second == "{}":
+        return first
+    return f"{first[:-1]},{second[1:]}"
 
 
 def pack(version: int, seats: dict[str, int], frames: dict[str, str]) -> str:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import doctest
 import json
+import random
 
 import pytest
 
+from apps.engine.bots import get_bot
+from apps.engine.game import get_rules
 from apps.tables import history, snapshot
 
 
@@ -32,3 +35,27 @@ def test_an_envelope_keeps_its_frames_byte_for_byte():
 def test_a_frame_with_a_raw_newline_is_refused():
     with pytest.raises(ValueError):
         snapshot.pack(1, {}, {"spectator": '{"a":1}\n{"b":2}'})
+
+
+@pytest.mark.parametrize("slug", ["tile-rummy", "tile-rummy-rearrange"])
+def test_the_views_encoded_once_decode_to_every_viewers_own_view(slug):
+    """What the seats share with the spectators is encoded once (`encoded_views`): after every move of
+    whole games each frame's view still decodes to exactly that viewer's `view_for`."""
+    rules = get_rules(slug)
+    brain = get_bot(slug, "easy")
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(2):
+        state = rules.new_game(4, rng)
+        for _ in range(400):
+            views = {snapshot.SPECTATOR if seat is None else str(seat): view
+                     for seat, view in rules.views_for(state, range(4)).items()}
+            for key, text in snapshot.encoded_views(views).items():
+                seat = None if key == snapshot.SPECTATOR else int(key)
+                assert json.loads(text) == rules.view_for(state, seat)
+                checked += 1
+            if rules.is_over(state):
+                break
+            seat = state.turn
+            state = rules.apply(state, seat, brain.next_move(rules.view_for(state, seat), rng))
+    assert checked > 100
