@@ -267,6 +267,18 @@ def test_a_turn_times_out_only_once_its_deadline_has_passed(alice, bob):
     assert get_rules(HOUSE).is_away(state, seat.index)
 
 
+def test_a_timeout_never_runs_before_its_deadline(alice, bob):
+    """A task's ETA may fire a little early (due.EARLY): the turn is still the player's until its deadline."""
+    table = started(alice, bob, turn_seconds=30)
+    deadline = Table.objects.get(pk=table.pk).due_at
+    assert not services.table_due(table_id=table.pk, now=deadline - timedelta(milliseconds=20))  # a given clock
+    assert not MoveLog.objects.exists()
+    Table.objects.filter(pk=table.pk).update(due_at=timezone.now() + timedelta(milliseconds=30))
+    deadline = Table.objects.get(pk=table.pk).due_at
+    assert services.table_due(table_id=table.pk, action=Table.Due.TIMEOUT)  # the task's own clock: it waits
+    assert MoveLog.objects.get().at >= deadline
+
+
 def test_a_seat_on_autopilot_is_played_quickly_until_i_am_back(alice, bob):
     table = started(alice, bob, turn_seconds=30)
     away = seat_to_move(table)

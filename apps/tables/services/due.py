@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -82,9 +83,18 @@ def _bot_plan(table_id: int, now: datetime) -> BotPlan | None:
 
 def table_due(*, table_id: int, action: str | None = None, now: datetime | None = None) -> bool:
     """Run the table's due action if it is due (and is `action`, when given). Returns whether it ran.
-    Safe to call any number of times: what is not due, or already done, is left alone."""
+    Safe to call any number of times: what is not due, or already done, is left alone.
+
+    A turn is the player's to its last millisecond: a timeout never runs before its deadline. A task
+    that came up to EARLY before it waits out the rest (outside the lock); with a clock given (`now`:
+    the sweep's, a test's) a timeout not yet due is left for a later call."""
+    clock_given = now is not None
     now = now or timezone.now()
+    wait = 0.0
     for _attempt in range(BOT_ATTEMPTS):
+        if wait > 0:
+            time.sleep(wait)
+            now, wait = timezone.now(), 0.0
         plan = _bot_plan(table_id, now) if action in (None, Due.BOT) else None
         with transaction.atomic():
             table = lock(table_id)
@@ -92,6 +102,11 @@ def table_due(*, table_id: int, action: str | None = None, now: datetime | None 
                 return False
             if table.due_action == Due.TIMEOUT and liveness.timeouts_on_hold():
                 return False  # the site is (or was just) down: the sweep gives the clocks back first
+            if table.due_action == Due.TIMEOUT and table.due_at is not None and table.due_at > now:
+                if clock_given:
+                    return False
+                wait = (table.due_at - now).total_seconds()  # at most EARLY: the task's ETA came a little early
+                continue
             if table.due_action in (Due.NEXT_GAME, Due.DEAL):
                 match = table.match
                 assert match is not None
