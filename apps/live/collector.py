@@ -52,8 +52,8 @@ def full_collection() -> tuple[int, float]:
 
 def wanted() -> bool:
     """Is the loop task on (LIVE_GC_FREEZE_SECONDS > 0)? A background task of the loop must run for as
-    long as the loop does (apps/live/loop.py starts them all again once one has ended)."""
-    return float(getattr(settings, "LIVE_GC_FREEZE_SECONDS", 0.0)) > 0
+    long as the loop does: apps/live/loop.py starts one that has ended again at the next connection."""
+    return float(settings.LIVE_GC_FREEZE_SECONDS) > 0
 
 
 async def keep_collections_short() -> None:
@@ -62,7 +62,7 @@ async def keep_collections_short() -> None:
     freeze_every = float(settings.LIVE_GC_FREEZE_SECONDS)
     if freeze_every <= 0:
         raise ValueError("LIVE_GC_FREEZE_SECONDS is 0: the collector is Python's own, no task is needed")
-    full_every = max(freeze_every, float(getattr(settings, "LIVE_GC_FULL_SECONDS", 900.0)))
+    full_every = max(freeze_every, float(settings.LIVE_GC_FULL_SECONDS))
     freed, took = full_collection()
     log.info("Collected %s objects and froze %s (%.0f ms)", freed, gc.get_freeze_count(), took * 1000)
     last_full = time.monotonic()
@@ -76,12 +76,10 @@ async def keep_collections_short() -> None:
             freeze()
 
 
-_slow: list[Any] = []  # the callback installed, if any (one per process)
-
-
 def watch_slow_collections(threshold_ms: float) -> None:
-    """Log each collection that takes longer than `threshold_ms` (0: none is watched)."""
-    if threshold_ms <= 0 or _slow:
+    """Log each collection that takes longer than `threshold_ms` (0: none is watched). Once per process
+    (the ASGI entry point calls it)."""
+    if threshold_ms <= 0:
         return
     started = [0.0]
 
@@ -97,4 +95,3 @@ def watch_slow_collections(threshold_ms: float) -> None:
             )
 
     gc.callbacks.append(callback)
-    _slow.append(callback)
