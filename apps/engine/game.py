@@ -354,10 +354,13 @@ class Rules(ABC, Generic[StateT]):
     def view_for(self, state: StateT, seat: int | None) -> JSON:
         """What `seat` may see (None: a spectator), JSON-able. Never another seat's rack, never the pile."""
 
-    def views_for(self, state: StateT, seats: Iterable[int]) -> dict[int | None, JSON]:
+    def views_for(self, state: StateT, seats: Iterable[int], public: JSON | None = None) -> dict[int | None, JSON]:
         """Every view one change of a table is sent with: the spectators' (key None) and each of `seats`'.
-        Each equals `view_for` of that seat; a game may build the part every viewer shares only once."""
-        return {None: self.view_for(state, None), **{seat: self.view_for(state, seat) for seat in seats}}
+        Each equals `view_for` of that seat; a game may build the part every viewer shares only once.
+        `public` is the spectators' view of this very state if the caller built it already."""
+        if public is None:
+            public = self.view_for(state, None)
+        return {None: public, **{seat: self.view_for(state, seat) for seat in seats}}
 
     @abstractmethod
     def to_dict(self, state: StateT) -> JSON:

@@ -62,6 +62,7 @@ def after_commit(
     game: Game | None = None,
     match: Match | None = None,
     state: Any = None,
+    public: Any = None,
     rows_at_hand: bool = False,
     rated_match_finished: int | None = None,
     invitations: Sequence[int] = (),
@@ -69,7 +70,7 @@ def after_commit(
 ) -> None:
     """Register what the committed change sets off. With `rows_at_hand` the published frames are built
     from the rows given (exactly what was committed: the table, its current game and match, and the
-    engine state); otherwise they are read back after the commit."""
+    engine state, with its spectators' view if built); otherwise they are read back after the commit."""
     due_action, due_at = table.due_action, table.due_at
     queue = bool(
         due_action in QUEUED_DUE
@@ -82,7 +83,7 @@ def after_commit(
         text = None
         if rows_at_hand:
             try:
-                text = envelope(table, game, match, state)
+                text = envelope(table, game, match, state, public)
             except Exception:  # never break the caller after its commit: read it back instead
                 log.exception("Could not build the frames of table %s v%s from memory", table_id, table.version)
         if text is None:

@@ -104,18 +104,18 @@ def table_info(table: Table, game: Game | None, match: Match | None) -> dict[str
     return info
 
 
-def envelope(table: Table, game: Game | None, match: Match | None, state: Any = None) -> str:
+def envelope(table: Table, game: Game | None, match: Match | None, state: Any = None, public: Any = None) -> str:
     """What one change of the table publishes: every viewer's `state` frame, already encoded, and who
     sits where (`pack`). `state` is the game's engine state if the caller has it (else it is read from
-    `game.state`)."""
+    `game.state`), `public` its spectators' view if the caller built that too."""
     table_json = dumps(table_info(table, game, match))
     seated = {seat["user_id"]: seat["index"] for seat in table.seating if seat["user_id"] is not None}
     views: dict[str, Any] = {SPECTATOR: None}
     if game is not None:
         rules = get_rules(table.game)
         if state is None:
-            state = rules.from_dict(game.state)
-        built = rules.views_for(state, sorted(set(seated.values())))
+            state, public = rules.from_dict(game.state), None
+        built = rules.views_for(state, sorted(set(seated.values())), public)
         views = {SPECTATOR if seat is None else str(seat): view for seat, view in built.items()}
     else:
         for index in seated.values():

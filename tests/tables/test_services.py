@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import close_old_connections, connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from apps.engine.errors import EngineError, IllegalMove, InvalidMove
@@ -171,6 +172,27 @@ def test_a_legal_move_raises_the_version_by_one_and_is_logged(alice, bob):
     assert outcome.version == table.version + 1
     log = MoveLog.objects.get()
     assert (log.seat, log.move, log.version, log.actor) == (seat.index, move, outcome.version, "player")
+
+
+def test_a_move_is_a_locking_read_and_one_write_on_postgresql(alice, bob):
+    """The move's INSERT and its two UPDATEs go as one statement on PostgreSQL (three elsewhere), and
+    each of the three rows reads back as written."""
+    table = started(alice, bob)
+    seat = seat_to_move(table)
+    game_before = Game.objects.get(pk=table.current_game_id)
+    move = human_move(table.pk, seat.index, random.Random(3))
+    with CaptureQueriesContext(connection) as captured:
+        outcome = services.game_move(table_id=table.pk, by=seat.user, move=move, expected_version=table.version)
+    # (the test's own transaction makes the service's a savepoint: not the move's statements)
+    statements = [query["sql"] for query in captured.captured_queries if "SAVEPOINT" not in query["sql"]]
+    assert len(statements) == (2 if connection.vendor == "postgresql" else 4), statements
+    assert "FOR UPDATE" in statements[0] or connection.vendor != "postgresql"
+    after = Table.objects.select_related("current_game").get(pk=table.pk)
+    assert after.version == outcome.version == table.version + 1
+    assert after.current_game.move_count == game_before.move_count + 1
+    assert after.current_game.state != game_before.state
+    log = MoveLog.objects.get(game=after.current_game)
+    assert (log.seq, log.move, log.version) == (after.current_game.move_count, move, outcome.version)
 
 
 def test_a_move_out_of_turn_is_refused_and_changes_nothing(alice, bob):

@@ -97,8 +97,8 @@ class HouseRules(Rules[HouseState]):
     def view_for(self, state: HouseState, seat: int | None) -> JSON:
         return view_for(state, seat, self.slug, seat_actions(self, state, seat))
 
-    def views_for(self, state: HouseState, seats: Iterable[int]) -> dict[int | None, JSON]:
-        return views_for(state, seats, self.slug, lambda seat: seat_actions(self, state, seat))
+    def views_for(self, state: HouseState, seats: Iterable[int], public: JSON | None = None) -> dict[int | None, JSON]:
+        return views_for(state, seats, self.slug, lambda seat: seat_actions(self, state, seat), public)
 
     def to_dict(self, state: HouseState) -> JSON:
         return state_to_dict(state)

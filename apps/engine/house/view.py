@@ -63,11 +63,15 @@ def view_for(state: HouseState, seat: int | None, slug: str, actions: list[str])
     return view
 
 
-def views_for(state: HouseState, seats: Iterable[int], slug: str, actions_of: Callable[[int], list[str]]) -> dict[int | None, JSON]:
-    """`view_for` of the spectators and of each of `seats`, the shared part built once."""
+def views_for(
+    state: HouseState, seats: Iterable[int], slug: str, actions_of: Callable[[int], list[str]], public: JSON | None = None
+) -> dict[int | None, JSON]:
+    """`view_for` of the spectators and of each of `seats`, the shared part built once (or given: `public`)."""
 
     def own(seat: int) -> JSON:
         drawn = drawn_on_rack(state, seat) if seat == state.turn else None
         return {"drawn": None if drawn is None else str(drawn)}
 
-    return views_from_public(view_for(state, None, slug, []), state, seats, actions_of, own)
+    if public is None:
+        public = view_for(state, None, slug, [])
+    return views_from_public(public, state, seats, actions_of, own)

@@ -93,8 +93,8 @@ class RearrangeRules(Rules[RearrangeState]):
     def view_for(self, state: RearrangeState, seat: int | None) -> JSON:
         return view_for(state, seat, self.slug, seat_actions(self, state, seat))
 
-    def views_for(self, state: RearrangeState, seats: Iterable[int]) -> dict[int | None, JSON]:
-        return views_for(state, seats, self.slug, lambda seat: seat_actions(self, state, seat))
+    def views_for(self, state: RearrangeState, seats: Iterable[int], public: JSON | None = None) -> dict[int | None, JSON]:
+        return views_for(state, seats, self.slug, lambda seat: seat_actions(self, state, seat), public)
 
     def to_dict(self, state: RearrangeState) -> JSON:
         return state_to_dict(state)

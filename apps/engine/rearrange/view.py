@@ -46,7 +46,9 @@ def view_for(state: RearrangeState, seat: int | None, slug: str, actions: list[s
 
 
 def views_for(
-    state: RearrangeState, seats: Iterable[int], slug: str, actions_of: Callable[[int], list[str]]
+    state: RearrangeState, seats: Iterable[int], slug: str, actions_of: Callable[[int], list[str]], public: JSON | None = None
 ) -> dict[int | None, JSON]:
-    """`view_for` of the spectators and of each of `seats`, the shared part built once."""
-    return views_from_public(view_for(state, None, slug, []), state, seats, actions_of)
+    """`view_for` of the spectators and of each of `seats`, the shared part built once (or given: `public`)."""
+    if public is None:
+        public = view_for(state, None, slug, [])
+    return views_from_public(public, state, seats, actions_of)

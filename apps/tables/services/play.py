@@ -2,7 +2,7 @@
 
 One move is, after the table's locking read (which brings the game and match along): one INSERT of the
 numbered move (the game counts its moves: no COUNT), one UPDATE of the game, one UPDATE of the table's
-few changed columns; each statement written once per process (apps/tables/services/sql.py). Who sits where is read from `Table.seating`, never the seat rows. The frames are
+few changed columns, sent as one statement; each written once per process (apps/tables/services/sql.py). Who sits where is read from `Table.seating`, never the seat rows. The frames are
 built from what was just saved and published once, after the commit.
 """
 
@@ -61,7 +61,7 @@ def apply_and_save(
     bump(table)
     metrics.move_applied(table_id=table.pk, version=table.version, game=table.game, actor=actor)
     game.move_count += 1
-    sql.insert(MoveLog(
+    logged = MoveLog(
         game=game,
         seq=game.move_count,
         seat=seat,
@@ -71,7 +71,10 @@ def apply_and_save(
         offset_ms=max(0, int((now - game.started_at).total_seconds() * 1000)),
         client_id=client_id[:64],
         version=table.version,
-    ))
+    )
+    over = rules.is_over(after)
+    if over:
+        sql.insert(logged)  # before the match's end is written, which may read the game's moves
     game_fields = ["state", "turn", "move_count", "deadline"]
     new_turn = rules.to_move(after) != before_to_move
     if new_turn:
@@ -87,12 +90,13 @@ def apply_and_save(
             game_fields.append("own_turns")
     game.state = rules.to_dict(after)
     # The log's lines, from what everyone could see before and after (saved in the same row update).
-    game.log = history.kept(game.log, history.entries(rules.view_for(state, None), rules.view_for(after, None)))
+    public = rules.view_for(after, None)  # also the spectators' frame, after the commit
+    game.log = history.kept(game.log, history.entries(rules.view_for(state, None), public))
     game_fields.append("log")
     rated_match = None
     finished = None
     match = table.match
-    if rules.is_over(after):
+    if over:
         finished = game.pk
         result = rules.result(after)
         assert result is not None and match is not None
@@ -110,8 +114,8 @@ def apply_and_save(
             table.due_at = now + seconds("TABLE_NEXT_GAME_DELAY", 6)
     else:
         schedule(table, game, rules, after, now, new_turn=new_turn)
-    sql.update(game, game_fields)
-    sql.update(table, [*MOVE_FIELDS, *table_fields])
+    writes: list[tuple[Any, Any]] = [] if over else [(logged, None)]
+    sql.write(*writes, (game, game_fields), (table, [*MOVE_FIELDS, *table_fields]))
     # The lobby lists seats and status, which a move changes only when it ends the match.
     effects.after_commit(
         table,
@@ -119,6 +123,7 @@ def apply_and_save(
         game=game,
         match=match,
         state=after,
+        public=public,
         rows_at_hand=True,
         rated_match_finished=rated_match,
         game_finished=finished,

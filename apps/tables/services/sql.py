@@ -1,7 +1,7 @@
 """The statements of the hot path, written once per process instead of compiled by the ORM each time.
 
 A move is a locking read of the table with its game, match and fair deal, then one INSERT and two
-UPDATEs. Built by the ORM each time, those four statements cost more CPU in query compilation and model
+UPDATEs, which go to PostgreSQL as one statement (`write`: a round trip, not three). Built by the ORM each time, those four statements cost more CPU in query compilation and model
 construction than everything else a move does (bench/move_cost.py). Here each statement's SQL is
 written once per process (per model and set of fields) from the models' own metadata, and rows come
 back as ordinary model instances through the same converters the ORM applies (`Model.from_db`), so the
@@ -142,5 +142,40 @@ def insert(instance: models.Model) -> None:
     """`instance.save()` of a new row whose id nobody reads, without the ORM's compilation."""
     sql, fields = _insert_sql(type(instance))
     params = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+    with _cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@cache
+def _write_sql(shape: tuple[tuple[type[models.Model], tuple[str, ...] | None], ...]) -> tuple[str, list[list[models.Field[Any, Any]]]]:
+    """One statement for several rows' writes on PostgreSQL: every write but the last in a data-modifying
+    WITH clause (they all run, on the same snapshot, whatever the main statement returns)."""
+    parts = [_insert_sql(model) if names is None else _update_sql(model, names) for model, names in shape]
+    *first, (last, _) = parts
+    sql = last
+    if first:
+        sql = "WITH " + ", ".join(f"w{i} AS ({text})" for i, (text, _) in enumerate(first)) + " " + last
+    return sql, [fields for _, fields in parts]
+
+
+def write(*changes: tuple[models.Model, Sequence[str] | None]) -> None:
+    """Several rows saved at once: each change is `(instance, None)` for `insert(instance)` or
+    `(instance, names)` for `update(instance, names)`, in the order given. On PostgreSQL they are one
+    statement (one round trip); elsewhere one statement each."""
+    if connection.vendor != "postgresql":
+        for instance, names in changes:
+            if names is None:
+                insert(instance)
+            else:
+                update(instance, names)
+        return
+    shape = tuple((type(instance), None if names is None else tuple(names)) for instance, names in changes)
+    sql, fields_of = _write_sql(shape)
+    params: list[Any] = []
+    for (instance, names), fields in zip(changes, fields_of, strict=True):
+        adding = names is None
+        params += [field.get_db_prep_save(field.pre_save(instance, adding), connection) for field in fields]
+        if not adding:
+            params.append(instance.pk)
     with _cursor() as cursor:
         cursor.execute(sql, params)
