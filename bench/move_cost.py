@@ -41,6 +41,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--redis-db", type=int, default=6)
     parser.add_argument("--profile", type=int, default=0, help="print the N costliest functions (cProfile)")
+    parser.add_argument("--sort", default="cumulative", help="with --profile: pstats order (cumulative, tottime)")
     parser.add_argument("--connections", choices=["both", "kept", "pool"], default="both")
     parser.add_argument("--rounds", type=int, default=2, help="with --connections both: rounds of each")
     parser.add_argument("--db", default="rummy_bench", help="a migrated database of the bench's PostgreSQL")
@@ -113,7 +114,7 @@ def main() -> None:
           f"wall per move {1000 * statistics.median(wall):.2f} ms median; "
           f"frames of 4 seats + 1 spectator read back and encoded {1000 * fan_cpu:.2f} ms CPU")
     if args.profile:
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.profile)
+        pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.profile)
 
 
 def compare(args: argparse.Namespace) -> None:
