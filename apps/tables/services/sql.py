@@ -1,8 +1,9 @@
 """The statements of the hot path, written once per process instead of compiled by the ORM each time.
 
 A move is a locking read of the table with its game, match and fair deal, then one INSERT and two
-UPDATEs, which go to PostgreSQL as one statement (`write`: a round trip, not three). Built by the ORM each time, those four statements cost more CPU in query compilation and model
-construction than everything else a move does (bench/move_cost.py). Here each statement's SQL is
+UPDATEs, which go to PostgreSQL as one statement (`write`: one round trip, not three). Built by the
+ORM each time, those statements cost more CPU in query compilation and model construction than
+everything else a move does (bench/move_cost.py). Here each statement's SQL is
 written once per process (per model and set of fields) from the models' own metadata, and rows come
 back as ordinary model instances through the same converters the ORM applies (`Model.from_db`), so the
 services use them exactly as before. Nothing here knows a rule: it is storage.
