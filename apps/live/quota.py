@@ -42,12 +42,16 @@ class Counts:
         self.local: Counter[str] = Counter()
         self._lock = threading.Lock()
 
+    def _changed(self, key: str, delta: int) -> None:
+        """One key's count moved by `delta` (called under the lock, with the change)."""
+
     async def acquire(self, keys: Sequence[str], limits: Sequence[int]) -> str | None:
         """Count one socket under every key; None if each is within its limit, else (uncounted again) the
         first key that is over."""
         with self._lock:
             for key in keys:
                 self.local[key] += 1
+                self._changed(key, 1)
         totals = await self.totals(keys)
         over = next((key for key, total, limit in zip(keys, totals, limits, strict=True) if total > limit), None)
         if over is not None:
@@ -61,6 +65,7 @@ class Counts:
             held = [key for key in keys if self.local.get(key, 0) > 0]
             for key in held:
                 self.local[key] -= 1
+                self._changed(key, -1)
                 if self.local[key] <= 0:
                     del self.local[key]
         if held:
@@ -77,7 +82,13 @@ class Counts:
 
 
 class RedisCounts(Counts):
-    """The same counts, summed over every live process through Redis."""
+    """The same counts, summed over every live process through Redis.
+
+    The hash follows the memory counts one change at a time (a socket counted, then its increment sent),
+    and the beat rewrites it whole: so the beat writes what the hash must hold once the changes still on
+    their way arrive (`unsent`), and no change is sent while the beat writes. (A beat that wrote the
+    memory counts as they were let the next socket's check see the hash without the sockets counted
+    meanwhile: one over the limit slipped in.)"""
 
     def __init__(self, url: str, prefix: str, process: str | None = None) -> None:
         super().__init__()
@@ -87,6 +98,21 @@ class RedisCounts(Counts):
         self.process = process or uuid.uuid4().hex
         self.processes_key = f"{prefix}:sockets"
         self.prefix = prefix
+        #: Changes counted in memory whose increments the hash has not had yet (under the lock).
+        self.unsent: Counter[str] = Counter()
+        #: Held while the hash is written: by each change's increments, and by the beat.
+        self._writing = threading.Lock()
+
+    def _changed(self, key: str, delta: int) -> None:
+        self.unsent[key] += delta
+
+    def _sent(self, keys: Sequence[str], delta: int) -> None:
+        """The increments of one change reached Redis, or failed to (the next beat writes them)."""
+        with self._lock:
+            for key in keys:
+                self.unsent[key] -= delta
+                if self.unsent[key] == 0:
+                    del self.unsent[key]
 
     def hash_of(self, process: str) -> str:
         return f"{self.processes_key}:{process}"
@@ -101,7 +127,12 @@ class RedisCounts(Counts):
         pipe.zadd(self.processes_key, {self.process: now + EXPIRY_SECONDS})
         pipe.zremrangebyscore(self.processes_key, "-inf", now)
         pipe.zrange(self.processes_key, 0, -1)
-        processes = [p.decode() if isinstance(p, bytes) else str(p) for p in pipe.execute()[-1]]
+        with self._writing:
+            try:
+                done = pipe.execute()
+            finally:
+                self._sent(keys, 1)
+        processes = [p.decode() if isinstance(p, bytes) else str(p) for p in done[-1]]
         pipe = self.client.pipeline()
         for process in processes:
             pipe.hmget(self.hash_of(process), list(keys))
@@ -125,7 +156,11 @@ class RedisCounts(Counts):
                 pipe = self.client.pipeline()
                 for key in keys:
                     pipe.hincrby(self.hash_of(self.process), key, -1)
-                pipe.execute()
+                with self._writing:
+                    try:
+                        pipe.execute()
+                    finally:
+                        self._sent(keys, -1)
             except Exception as error:
                 log.warning("Uncounting sockets in Redis failed (%s: %s)", type(error).__name__, error)
 
@@ -136,16 +171,19 @@ class RedisCounts(Counts):
             run()
 
     def _beat(self) -> None:
-        with self._lock:
-            local: dict[Any, Any] = {key: count for key, count in self.local.items() if count > 0}
         mine = self.hash_of(self.process)
-        pipe = self.client.pipeline()
-        pipe.delete(mine)
-        if local:
-            pipe.hset(mine, mapping=local)
-        pipe.expire(mine, EXPIRY_SECONDS)
-        pipe.zadd(self.processes_key, {self.process: time.time() + EXPIRY_SECONDS})
-        pipe.execute()
+        with self._writing:
+            with self._lock:
+                sent = self.local.copy()
+                sent.subtract(self.unsent)  # the changes on their way add themselves when they arrive
+            pipe = self.client.pipeline()
+            pipe.delete(mine)
+            written: dict[Any, Any] = {key: count for key, count in sent.items() if count != 0}
+            if written:
+                pipe.hset(mine, mapping=written)
+            pipe.expire(mine, EXPIRY_SECONDS)
+            pipe.zadd(self.processes_key, {self.process: time.time() + EXPIRY_SECONDS})
+            pipe.execute()
 
     async def beat(self) -> None:
         try:

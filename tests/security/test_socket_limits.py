@@ -122,3 +122,29 @@ async def test_two_processes_share_the_limit_through_redis_and_a_dead_ones_count
     first.client.zadd(first.processes_key, {"one": 0})  # process one stopped beating long ago
     assert await second.acquire(("a:x",), (2,)) is None
     first.client.delete(first.processes_key, first.hash_of("one"), first.hash_of("two"))
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+async def test_a_beat_between_a_socket_counted_and_its_increment_sent_leaves_the_hash_right():
+    """The beat rewrites the process's hash from memory while a change may be on its way to Redis: what
+    it writes plus what arrives after must be the memory's count, for a socket opened and one closed."""
+    prefix = f"{settings.LIVE_BUS_CHANNEL}:test-quota-beat"
+    counts = RedisCounts(os.environ["REDIS_URL"], prefix, process="one")
+    counts.client.delete(counts.processes_key, counts.hash_of("one"))
+
+    def in_hash() -> int:
+        return int(counts.client.hget(counts.hash_of("one"), "a:x") or 0)
+
+    for _ in range(3):
+        assert await counts.acquire(("a:x",), (10,)) is None
+    assert in_hash() == 3
+    with counts._lock:  # a fourth socket counted in memory, its increment not sent yet (as acquire does)
+        counts.local["a:x"] += 1
+        counts._changed("a:x", 1)
+    counts._beat()
+    assert await counts.totals(("a:x",)) == [4]  # the increment arrives: 4, not 3 + 1 + 1
+    assert in_hash() == 4
+    counts.release(("a:x",))  # off the loop: sent at once
+    counts._beat()
+    assert in_hash() == 3 == counts.local["a:x"]
+    counts.client.delete(counts.processes_key, counts.hash_of("one"))
