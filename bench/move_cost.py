@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -76,6 +77,7 @@ def main() -> None:
     wall: list[float] = []
     queries: list[int] = []
     profiler = cProfile.Profile()
+    backend = Backend(connection)
     while len(cpu) < args.moves:
         table = services.table_open(by=users[0], game="tile-rummy", seat_count=4, match_length=5, turn_seconds=60)
         tables.append(table.pk)
@@ -90,6 +92,7 @@ def main() -> None:
                 break
             move = str(brain.next_move(rules.view_for(state, seat), rng))
             with CaptureQueriesContext(connection) as captured:
+                backend.start()
                 started_cpu, started = time.process_time(), time.perf_counter()
                 if args.profile:
                     profiler.enable()
@@ -98,6 +101,7 @@ def main() -> None:
                 profiler.disable()
                 cpu.append(time.process_time() - started_cpu)
                 wall.append(time.perf_counter() - started)
+                backend.stop()
             queries.append(len(captured.captured_queries))
     fan_started = time.process_time()
     for _ in range(200):
@@ -108,13 +112,51 @@ def main() -> None:
     print(json.dumps({"connections": "pool" if pooled else "kept", "moves": len(cpu),
                       "cpu_ms_mean": 1000 * statistics.mean(cpu), "cpu_ms_median": 1000 * statistics.median(cpu),
                       "wall_ms_median": 1000 * statistics.median(wall), "wall_ms_mean": 1000 * statistics.mean(wall),
-                      "queries": statistics.mean(queries)}))
+                      "queries": statistics.mean(queries), "pg_backend_cpu_ms": backend.per_call_ms()}))
     print(f"{len(cpu)} moves: queries per move {statistics.mean(queries):.1f}; "
           f"CPU per move {1000 * statistics.mean(cpu):.2f} ms (median {1000 * statistics.median(cpu):.2f}); "
           f"wall per move {1000 * statistics.median(wall):.2f} ms median; "
+          f"PostgreSQL's backend CPU per move {backend.per_call_ms():.2f} ms; "
           f"frames of 4 seats + 1 spectator read back and encoded {1000 * fan_cpu:.2f} ms CPU")
     if args.profile:
         pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.profile)
+
+
+class Backend:
+    """CPU time of this connection's PostgreSQL backend process (same machine: /proc) over the moves, in
+    clock ticks; nothing on another database or machine."""
+
+    def __init__(self, connection: Any) -> None:
+        self.pid: int | None = None
+        self.total = 0
+        self.calls = 0
+        self.connection = connection
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def _ticks(self) -> int | None:
+        if self.connection.vendor != "postgresql":
+            return None
+        if self.pid is None or self.connection.connection is None:
+            with self.connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                self.pid = cursor.fetchone()[0]
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return int(fields[11]) + int(fields[12])  # utime + stime
+
+    def start(self) -> None:
+        self._at = self._ticks()
+
+    def stop(self) -> None:
+        now = self._ticks()
+        if now is not None and self._at is not None:
+            self.total += now - self._at
+            self.calls += 1
+
+    def per_call_ms(self) -> float:
+        return 1000 * self.total / self.tick / self.calls if self.calls else float("nan")
 
 
 def compare(args: argparse.Namespace) -> None:

@@ -113,6 +113,10 @@ if DATABASE_URL is None:
 else:
     DATABASES = {"default": env.database_from_url(DATABASE_URL)}
 
+# PostgreSQL: the move's few statements are prepared on each connection (apps/tables/services/sql.py);
+# off (0) behind a pooler in transaction mode without prepared-statement support.
+DATABASE_PREPARED = env.get_bool("DATABASE_PREPARED", True)
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web process and the embedded worker thread write concurrently: wait for locks instead of
     # failing, take the write lock at BEGIN (no upgrade deadlocks), and let readers run beside a writer.

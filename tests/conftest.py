@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import SyncToAsync
 from django.db import connections
+from django.utils import translation
 
 from rummysite.catalogues import compile_all
 
@@ -16,13 +17,21 @@ def pytest_configure(config: pytest.Config) -> None:
     compile_all()
 
 
+def _leave_async_code_thread() -> None:
+    connections.close_all()
+    translation.deactivate()
+
+
 @pytest.fixture(autouse=True)
 def close_database_connections_of_async_code():
     """Async views and consumers reach the database from asgiref's single sync thread; close those
-    connections after each test so the test database can be flushed and dropped. A plain (sync)
+    connections after each test so the test database can be flushed and dropped, and drop the language
+    a request activated there (Django's LocaleMiddleware activates one per request and leaves it: a
+    Romanian page asked for by one test made the next test's refusals Romanian). A plain (sync)
     fixture, so it also works beside tests that run their own event loop (Playwright)."""
     yield
-    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
+    translation.deactivate()
+    SyncToAsync.single_thread_executor.submit(_leave_async_code_thread).result(timeout=30)
 
 
 @pytest.fixture(autouse=True)

@@ -10,10 +10,12 @@ services use them exactly as before. Nothing here knows a rule: it is storage.
 
 On PostgreSQL these statements run on a cursor that sends the parameters beside the statement
 (server-side binding) instead of Django's default, which quotes every parameter into the statement's
-text in Python (the game's state, a few kilobytes of JSON, was escaped on every move); psycopg then
-prepares a statement its connection has run five times (`prepare_threshold`), so PostgreSQL parses and
-plans each once per connection. (Behind a pooler in transaction mode, prepared statements need the
-pooler's support: PgBouncer 1.21 or later with `max_prepared_statements`.)
+text in Python (the game's state, a few kilobytes of JSON, was escaped on every move), and each is
+prepared on its connection the first time it runs (Django turns psycopg's own preparing off), so
+PostgreSQL parses and plans it once per connection instead of on every move (bench/README.md: most of
+PostgreSQL's CPU per move was that). Behind a pooler in transaction mode, prepared statements need the
+pooler's support (PgBouncer 1.21 or later with `max_prepared_statements`); `DATABASE_PREPARED=0` turns
+them off.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from functools import cache
 from typing import Any, TypeVar
 
 import psycopg
+from django.conf import settings
 from django.db import connection, models
 from django.db.backends.utils import CursorWrapper
 
@@ -63,13 +66,17 @@ class _Columns:
 
 
 def _cursor() -> CursorWrapper:
-    """A cursor for one hot statement: server-side binding on PostgreSQL (see above), Django's own
-    elsewhere. Either way it is Django's wrapper, so errors, query logging and execute wrappers behave
-    as for any cursor."""
+    """A cursor for one hot statement: server-side binding on PostgreSQL (see above), prepared unless
+    DATABASE_PREPARED is off; Django's own elsewhere. Either way it is Django's wrapper, so errors, query
+    logging and execute wrappers behave as for any cursor."""
     if connection.vendor != "postgresql":
         return connection.cursor()
     connection.ensure_connection()
-    return connection._prepare_cursor(psycopg.Cursor(connection.connection))  # type: ignore[no-any-return]
+    raw = connection.connection
+    if settings.DATABASE_PREPARED and raw.prepare_threshold is None:
+        # Only server-side binding cursors (these) ever prepare: Django's own bind on the client side.
+        raw.prepare_threshold = 0
+    return connection._prepare_cursor(psycopg.Cursor(raw))  # type: ignore[no-any-return]
 
 
 @cache
