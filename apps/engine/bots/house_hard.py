@@ -122,7 +122,8 @@ class HardWeights:
     bank_opening: bool = True  # ... and open with the fewest melds that open
     bank_until: int = 0  # ... unless another player holds this few tiles
     bank_pile: int = 6  # ... or the pile holds fewer tiles than this
-    hold_lay_offs: bool = False  # ... and keep back lay-offs at a run's end whose twin is in sight
+    hold_lay_offs: bool = True  # ... and keep back lay-offs at a run's end whose twin is in sight
+    hold_hidden: bool = True  # ... or hidden (another player may then take the place first)
     lookahead: bool = True  # once open, discard by the tiles expected to be placed next turn
     lookahead_candidates: int = 4  # ... trying this many discards (the least worth keeping)
     take_factor: float = 1.0  # a tile that completes a kept pair may also come as the last discard
@@ -222,7 +223,7 @@ class HardHouseBot:
             rest.remove(tile)
         held: list[Tile] = []
         for tile in sorted(set(rest), key=face_key):
-            if tile.is_joker or unseen[tile] or rest.count(tile) > 1:
+            if tile.is_joker or (unseen[tile] and not self.weights.hold_hidden) or rest.count(tile) > 1:
                 continue
             spots = lay_off_spots(seat.table, tile)
             if spots and all(read_meld(seat.table[spot.meld]).kind is MeldKind.RUN for spot in spots):
