@@ -7,7 +7,9 @@ Each call plans the rest of the turn from the view and plays its first step:
   the turn than drawing would (counting the drawn tile as one more); otherwise draw. On a tie it draws:
   the new meld would give the others places to lay off.
 - Before opening: open as soon as the rack can, with the fewest melds that reach 45 with a run (the rest
-  stay on the rack). Until then never break a complete meld of the rack's richest partition; once those
+  stay on the rack). Until then discard the tile that keeps the rack the fewest tiles from opening, then
+  keeps the most hidden tiles that bring it a tile nearer (`house_open`, issue 18). When the rack is too
+  far to say, the older rule: never break a complete meld of the rack's richest partition; once those
   melds reach 20 points, discard the tile whose loss leaves the most hidden tiles that would open next
   turn; otherwise the tile with the fewest hidden tiles completing a partial meld with it (high tiles
   count a little more: they reach 45 sooner).
@@ -15,7 +17,8 @@ Each call plans the rest of the turn from the view and plays its first step:
   lay-offs on the table, places the most tiles. It goes out as soon as it can (by discarding a joker
   when it holds one: x2). Otherwise it lays off what fits but keeps its complete melds on the rack
   ("banks" them): they go down on the turn it goes out, and meanwhile give the others no new places to lay
-  off (it stops banking near the end of the pile).
+  off (it stops banking near the end of the pile). So it keeps back lay-offs at a run's end too (issue
+  18): laying one only moves the place to the next face and opens that one to the others.
 - Discard, once open: a one-draw look-ahead over the few tiles least worth keeping: keep the rack that
   places the most tiles next turn (going out counts extra), on average over every hidden tile it may
   draw, less the chance the next player (if open) could take the discard into a meld. Never a joker
@@ -122,8 +125,8 @@ class HardWeights:
     bank_opening: bool = True  # ... and open with the fewest melds that open
     bank_until: int = 0  # ... unless another player holds this few tiles
     bank_pile: int = 6  # ... or the pile holds fewer tiles than this
-    hold_lay_offs: bool = True  # ... and keep back lay-offs at a run's end whose twin is in sight
-    hold_hidden: bool = True  # ... or hidden (another player may then take the place first)
+    hold_lay_offs: bool = True  # ... and keep back lay-offs at a run's end, when their twin is in sight
+    hold_hidden: bool = True  # ... or hidden too (another player may then take the place first)
     lookahead: bool = True  # once open, discard by the tiles expected to be placed next turn
     lookahead_candidates: int = 4  # ... trying this many discards (the least worth keeping)
     take_factor: float = 1.0  # a tile that completes a kept pair may also come as the last discard
