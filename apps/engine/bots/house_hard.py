@@ -7,7 +7,9 @@ Each call plans the rest of the turn from the view and plays its first step:
   the turn than drawing would (counting the drawn tile as one more); otherwise draw. On a tie it draws:
   the new meld would give the others places to lay off.
 - Before opening: open as soon as the rack can, with the fewest melds that reach 45 with a run (the rest
-  stay on the rack). Until then never break a complete meld of the rack's richest partition; once those
+  stay on the rack). Until then discard the tile that keeps the rack the fewest tiles from opening, then
+  keeps the most hidden tiles that bring it a tile nearer (`house_open`, issue 18). When the rack is too
+  far to say, the older rule: never break a complete meld of the rack's richest partition; once those
   melds reach 20 points, discard the tile whose loss leaves the most hidden tiles that would open next
   turn; otherwise the tile with the fewest hidden tiles completing a partial meld with it (high tiles
   count a little more: they reach 45 sooner).
@@ -15,7 +17,8 @@ Each call plans the rest of the turn from the view and plays its first step:
   lay-offs on the table, places the most tiles. It goes out as soon as it can (by discarding a joker
   when it holds one: x2). Otherwise it lays off what fits but keeps its complete melds on the rack
   ("banks" them): they go down on the turn it goes out, and meanwhile give the others no new places to lay
-  off (it stops banking near the end of the pile).
+  off (it stops banking near the end of the pile). So it keeps back lay-offs at a run's end too (issue
+  18): laying one only moves the place to the next face and opens that one to the others.
 - Discard, once open: a one-draw look-ahead over the few tiles least worth keeping: keep the rack that
   places the most tiles next turn (going out counts extra), on average over every hidden tile it may
   draw, less the chance the next player (if open) could take the discard into a meld. Never a joker
@@ -29,6 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from apps.engine.bots.house_open import expected_draws, rate_discards
 from apps.engine.bots.house_plan import (
     Faces,
     Partition,
@@ -120,6 +124,9 @@ class HardWeights:
     bank: bool = True  # once open, keep new complete melds on the rack until going out
     bank_opening: bool = True  # ... and open with the fewest melds that open
     bank_until: int = 0  # ... unless another player holds this few tiles
+    bank_pile: int = 6  # ... or the pile holds fewer tiles than this
+    hold_lay_offs: bool = True  # ... and keep back lay-offs at a run's end, when their twin is in sight
+    hold_hidden: bool = True  # ... or hidden too (another player may then take the place first)
     lookahead: bool = True  # once open, discard by the tiles expected to be placed next turn
     lookahead_candidates: int = 4  # ... trying this many discards (the least worth keeping)
     take_factor: float = 1.0  # a tile that completes a kept pair may also come as the last discard
@@ -128,6 +135,16 @@ class HardWeights:
     outs_from: int = 20  # ... and once its melds reach this, discard to keep the most draws that open
     outs_candidates: int = 4  # ... trying this many discards
     take_margin: int = 1  # take the last discard only when it leaves at least this many tiles fewer than drawing
+    take_expected: bool = False  # ... than drawing leaves on average over the hidden tiles (not counting the drawn tile as one more)
+    take_expected_margin: float = 0.5  # ... by this much
+    open_plans: bool = True  # before opening, discard by the distance to opening and the draws that shorten it
+    open_depth: int = 1  # ... looking this many draws ahead (1 or 2) when two or more tiles from opening
+    open_candidates: int = 4  # ... among this many discards
+    race_samples: int = 0  # once open, among close discards add the chance of going out in two turns, over this many sampled draws
+    race_candidates: int = 3  # ... for this many of the best discards by the look-ahead
+    race_window: float = 1.0  # ... within this much of the best look-ahead value
+    race_weight: float = 3.0  # ... the chance counted as this many tiles
+    race_second: float = 1.0  # ... going out on the second turn counted this much (the first: 1)
 
 
 class HardHouseBot:
@@ -147,6 +164,10 @@ class HardHouseBot:
                 opening = max(openings, key=lambda part: (part.tiles, part.points))
                 if self._opens_now(seat, opening):
                     return Lay(tuple(meld.tiles for meld in self._opening_melds(seat, opening)))
+            if self.weights.open_plans:
+                by_plans = self._discard_by_plans(seat)
+                if by_plans is not None:
+                    return Discard(by_plans)
             candidates: Sequence[Tile] = seat.rack
             if self.weights.protect_melds:
                 richest = max(partitions_now, key=lambda part: (part.points, part.has_run, part.tiles))
@@ -171,6 +192,9 @@ class HardHouseBot:
                 rest.remove(tile)
             lay_offs, left = greedy_lay_offs(seat.table, rest, keep=1) if seat.opened_before else ([], tuple(rest))
             plan = Plan((), tuple(lay_offs), left)
+        if self.weights.hold_lay_offs and not plan.melds and plan.lay_offs and len(plan.left) > 1 and self._holds(seat):
+            plan, held = self._hold_lay_offs(seat, plan, banked)
+            banked = (*banked, *held)
         if plan.melds:
             return Lay(tuple(meld.tiles for meld in plan.melds))
         if plan.lay_offs:
@@ -182,9 +206,39 @@ class HardHouseBot:
     def _banks(self, seat: SeatView, plan: Plan) -> bool:
         """Whether to keep the plan's new melds on the rack this turn: not when they take it out, nor when
         another player runs low on tiles (then every tile on the rack costs points)."""
-        if not self.weights.bank or len(plan.left) <= 1 or seat.pile < 6:
+        if not self.weights.bank or len(plan.left) <= 1 or seat.pile < self.weights.bank_pile:
             return False
         return min(seat.tiles[other] for other in seat.next_seats()) > self.weights.bank_until
+
+    def _holds(self, seat: SeatView) -> bool:
+        """Whether it may hold tiles back this turn (as for banking melds)."""
+        if seat.pile < self.weights.bank_pile:
+            return False
+        return min(seat.tiles[other] for other in seat.next_seats()) > self.weights.bank_until
+
+    def _hold_lay_offs(self, seat: SeatView, plan: Plan, banked: Sequence[Tile]) -> tuple[Plan, Faces]:
+        """Keep back the lay-offs at a run's end whose face no one else can hold (its twin is in sight):
+        the place stays for this seat alone, and laying it would open the next place to the others. The
+        other tiles are laid off as planned."""
+        unseen = unseen_counts([*seat.rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
+        rest = list(seat.rack)
+        for tile in banked:
+            rest.remove(tile)
+        held: list[Tile] = []
+        for tile in sorted(set(rest), key=face_key):
+            if tile.is_joker or (unseen[tile] and not self.weights.hold_hidden) or rest.count(tile) > 1:
+                continue
+            spots = lay_off_spots(seat.table, tile)
+            if spots and all(read_meld(seat.table[spot.meld]).kind is MeldKind.RUN for spot in spots):
+                held.append(tile)
+        if not held:
+            return plan, ()
+        for tile in held:
+            rest.remove(tile)
+        lay_offs, left = greedy_lay_offs(seat.table, rest, keep=1)
+        if len(left) + len(held) <= 1:
+            return plan, ()
+        return Plan((), tuple(lay_offs), left), tuple(held)
 
     def _opening_melds(self, seat: SeatView, opening: Partition) -> tuple[Meld, ...]:
         """The melds to open with: all of them when that goes out; when banking, the fewest that open,
@@ -226,8 +280,11 @@ class HardHouseBot:
         takes = take_discard_moves(public_state(seat), seat.seat)
         if not takes:
             return Draw()
-        # Drawing: the rack gains an unknown tile; count it as one more tile left at the end of the turn.
-        drawn_left = len(best_plan(seat.rack, seat.table, may_lay_off=True).left) + 1
+        # Drawing: the rack gains an unknown tile; count it as one more tile left at the end of the turn
+        # (or, weighing the draw, the tiles left on average over the hidden tiles).
+        drawn_left: float = len(best_plan(seat.rack, seat.table, may_lay_off=True).left) + 1
+        if self.weights.take_expected:
+            drawn_left = self._expected_left(seat, drawn_left)
         best: tuple[int, TakeDiscard] | None = None
         top = seat.top_discard
         for take in takes:
@@ -241,9 +298,33 @@ class HardHouseBot:
             left = len(plan.left)
             if best is None or left < best[0]:
                 best = (left, take)
-        if best is not None and best[0] + self.weights.take_margin <= drawn_left:
+        margin = self.weights.take_expected_margin if self.weights.take_expected else self.weights.take_margin
+        if best is not None and best[0] + margin <= drawn_left:
             return best[1]
         return Draw()
+
+    def _expected_left(self, seat: SeatView, plain: float) -> float:
+        """The tiles left at the end of the turn after drawing, on average over the hidden tiles (a tile
+        that neither fits the table nor makes a meld with the rack stays: `plain`)."""
+        unseen = unseen_counts([*seat.rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
+        hidden = max(1, sum(unseen.values()))
+        relevant: set[Tile] = {JOKER}
+        relevant.update(face for face in unseen if lay_off_spots(seat.table, face))
+        rack = seat.rack
+        for i, a in enumerate(rack):
+            for b in rack[i + 1 :]:
+                relevant.update(completions(a, b))
+        if JOKER in rack:
+            relevant.update(face for a in rack if not a.is_joker for face in _partners(a))
+        total = 0.0
+        chance_left = 1.0
+        for face in sorted(relevant, key=face_key):
+            if not unseen[face]:
+                continue
+            chance = unseen[face] / hidden
+            chance_left -= chance
+            total += chance * len(best_plan([*rack, face], seat.table, may_lay_off=True).left)
+        return total + max(0.0, chance_left) * plain
 
     # -- discarding -----------------------------------------------------------------------------------
 
@@ -260,17 +341,55 @@ class HardHouseBot:
         keep_value = self._keep_value(seat, unseen, hidden)
         candidates = sorted(candidates, key=keep_value)[: self.weights.lookahead_candidates]
         fits_table = [face for face in unseen if lay_off_spots(seat.table, face)]
-        best: tuple[float, float, Tile] | None = None
+        scored: list[tuple[float, float, Tile]] = []
         for tile in candidates:
             kept = [*banked, *left]
             kept.remove(tile)
             value = self._expected_placed(kept, seat.table, unseen, hidden, fits_table)
             value -= self.weights.feed * self._feed(seat, tile, unseen, hidden)
-            key = (value, rack_penalty(tile) * self.weights.penalty_open, tile)
-            if best is None or key[:2] > best[:2]:
-                best = key
+            scored.append((value, rack_penalty(tile) * self.weights.penalty_open, tile))
+        # The best first (a stable sort: the first of equals stays first).
+        scored.sort(key=lambda key: (-key[0], -key[1]))
+        if self.weights.race_samples and len(scored) > 1 and seat.pile >= 2:
+            top = [key for key in scored[: self.weights.race_candidates] if key[0] >= scored[0][0] - self.weights.race_window]
+            if len(top) > 1:
+                return self._discard_by_race(seat, [key[2] for key in top], [key[0] for key in top], left, banked, unseen)
+        return scored[0][2]
+
+    def _discard_by_race(
+        self,
+        seat: SeatView,
+        tiles: Sequence[Tile],
+        values: Sequence[float],
+        left: Sequence[Tile],
+        banked: Sequence[Tile],
+        unseen: Counter[Tile],
+    ) -> Tile:
+        """Among close discards: add the chance of going out within two turns, over sampled draws of the
+        hidden tiles (the same draws for every candidate; seeded by the view, so the same in every
+        process): after the first draw it plans, discards its least useful tile left, draws again."""
+        hidden = sorted(unseen.elements(), key=face_key)
+        rng = random.Random(f"{seat.turn_no}:{' '.join(str(tile) for tile in seat.rack)}")
+        samples = [tuple(rng.sample(hidden, 2)) for _ in range(self.weights.race_samples)]
+        best: tuple[float, Tile] | None = None
+        for tile, value in zip(tiles, values, strict=True):
+            kept = [*banked, *left]
+            kept.remove(tile)
+            outs = 0.0
+            for first, second in samples:
+                plan = best_plan([*kept, first], seat.table, may_lay_off=True)
+                if len(plan.left) <= 1:
+                    outs += 1.0
+                    continue
+                rack = [*kept, first]
+                rack.remove(_least_useful(plan.left, rack, unseen))
+                if len(best_plan([*rack, second], seat.table, may_lay_off=True).left) <= 1:
+                    outs += self.weights.race_second
+            total = value + self.weights.race_weight * outs / len(samples)
+            if best is None or total > best[0]:
+                best = (total, tile)
         assert best is not None
-        return best[2]
+        return best[1]
 
     @staticmethod
     def _feed(seat: SeatView, tile: Tile, unseen: Counter[Tile], hidden: int) -> float:
@@ -344,6 +463,23 @@ class HardHouseBot:
 
         return keep_value
 
+    def _discard_by_plans(self, seat: SeatView) -> Tile | None:
+        """Before opening: the discard that keeps the rack fewest tiles from opening, then keeps the most
+        hidden tiles that bring it nearer (`house_open`); among equals the one least worth keeping. None
+        when the rack is too far from opening to say."""
+        unseen = unseen_counts([*seat.rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
+        ratings = rate_discards(seat.rack, unseen, seat.rack)
+        if not ratings:
+            return None
+        keep_value = self._keep_value(seat, unseen, max(1, sum(unseen.values())))
+        ranked = sorted(ratings, key=lambda rating: (rating.distance, -rating.useful, keep_value(rating.tile), -rack_penalty(rating.tile), rating.tile.key))
+        depth = self.weights.open_depth
+        if depth < 2 or ranked[0].distance < 2:
+            return ranked[0].tile
+        near = [rating for rating in ranked if rating.distance == ranked[0].distance][: self.weights.open_candidates]
+        # Two draws ahead: the fewest expected draws to open (a stable sort keeps the order above on ties).
+        return min(near, key=lambda rating: round(expected_draws(seat.rack, unseen, rating), 6)).tile
+
     def _discard_by_outs(self, seat: SeatView, candidates: Sequence[Tile]) -> Tile | None:
         """Close to opening: the discard (among the few least worth keeping) that leaves the most hidden
         tiles with which the rack opens next turn; None when none leaves any."""
@@ -374,6 +510,11 @@ class HardHouseBot:
         unseen = unseen_counts([*rack, *(tile for meld in seat.table for tile in meld), *seat.discards, seat.indicator])
         keep_value = self._keep_value(seat, unseen, max(1, sum(unseen.values())))
         return min(pool, key=lambda tile: (keep_value(tile), -rack_penalty(tile), -(tile.number or 0), tile.key))
+
+
+def _least_useful(left: Sequence[Tile], rack: Sequence[Tile], unseen: Counter[Tile]) -> Tile:
+    """A quick discard among `left`: the tile completing the fewest partial melds on `rack`, a joker last."""
+    return min(left, key=lambda tile: (tile.is_joker, tile_value(tile, rack, unseen), -rack_penalty(tile), tile.key))
 
 
 def _near(face: Tile, tiles: Sequence[Tile]) -> bool:
