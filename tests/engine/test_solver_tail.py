@@ -1,9 +1,8 @@
 """The solver's tail work (issue 18): table jokers that may be freed, checked against the brute force.
 
 Two table jokers can share one start (keep the first and free the second, or the other way round, decided
-at the first number either stands at); the search that keeps every table joker allows rack jokers, so the
-full search need only look at plays that free one. These positions are where those shortcuts could go
-wrong: freeing is the only optimum, or the better of the two jokers to free is the later one."""
+at the first number either stands at). These positions are where that shortcut could go wrong: freeing is
+the only optimum, the joker worth freeing is the earlier or the later one, or both share one set."""
 
 from __future__ import annotations
 

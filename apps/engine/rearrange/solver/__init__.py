@@ -48,10 +48,11 @@ and exact: it explores every way of building the table, up to interchangeable ch
   table, where the full search is slowest); then searches with growing budgets of weight left unplaced
   (a search whose best play leaves no more than its budget has found the best play; so has one whose
   best play leaves less than any play it left out must leave, at least as many tiles as it takes to pass
-  the budget). When a table joker may be freed, a search without that (rack jokers allowed) gives a
-  first play, the best that keeps every table joker: the full search leaves that fate out and looks only
-  at plays that leave less (one tight budget, then that one). Of two jokers at one number, one kept and
-  one freed, a fate whose every play the other way round also allows is left out; of two table jokers,
+  the budget). When a table joker may be freed, a search without that (and without rack jokers) gives a
+  first play: the full search looks only at plays that leave less (one tight budget, then that one),
+  and without rack jokers it leaves out the fate that keeps every joker, which the first play covers. Of
+  two jokers at one number, one kept and one freed, a fate whose every play the other way round also
+  allows is left out; of two table jokers,
   "keep the first, free the second" and the other way round share one start until the first number
   either joker stands at (nothing before it tells them apart), where it splits into both.
 

@@ -103,9 +103,9 @@ def _solve(problem: _Problem) -> _Play | None:
 
     1. Can every rack tile go? A depth-first walk answers quickly when the table has room (the common case
        on a big table, where the full search is slowest).
-    2. Otherwise, when a table joker may be freed, a search that keeps every table joker (rack jokers
-       allowed) gives a first play, the best of those; the full search then only looks at plays that free
-       a joker and beat it (and is skipped when that play places every tile)."""
+    2. Otherwise, jokers make the search larger, so when there are any to place or free, a search without
+       them (rack jokers only added at the end, table jokers kept) gives a first play; the full search
+       then only looks at plays that beat it (and is skipped when that play places every tile)."""
     reachable = problem.reachable()
     skip = 0
     walk = _Walk(problem)
@@ -117,15 +117,21 @@ def _solve(problem: _Problem) -> _Play | None:
             skip = 1  # no play leaves nothing
     if not any(problem.freeable(joker) for joker in problem.table_jokers):
         return _finish(problem, _best(problem, skip, walk))
-    simple = replace(problem, allow_freed=False)
+    simple = replace(problem, rack_jokers=0, allow_freed=False)
     first = _finish(simple, _best(simple))
+    if first is not None and problem.rack_jokers and problem.weight[52] > 0:
+        added = _add_jokers(first.table, problem.rack_jokers)
+        if added is not None:
+            jokers = (JOKER,) * problem.rack_jokers
+            placed = tuple(sorted((*first.placed, *jokers), key=lambda tile: tile.key))
+            first = _Play(first.score + problem.weight[52] * problem.rack_jokers, added, placed)
     if first is not None and first.score >= reachable:
         return first
     # The full search, with growing budgets up to what the first play leaves (nothing better leaves more).
-    # The first play is the best that keeps every table joker: the full search need only look at plays
-    # that free one.
+    # Without rack jokers the first play is the best that keeps every table joker: the full search need
+    # only look at plays that free one.
     known = None if first is None or not problem.numbered_nonnegative() else first.score
-    walk.skip_kept = first is not None
+    walk.skip_kept = first is not None and not problem.rack_jokers
     full = _finish(problem, _best(problem, skip, walk, known))
     if full is None or (first is not None and first.score >= full.score):
         return first
