@@ -52,7 +52,9 @@ and exact: it explores every way of building the table, up to interchangeable ch
   first play: the full search looks only at plays that leave less (one tight budget, then that one),
   and without rack jokers it leaves out the fate that keeps every joker, which the first play covers. Of
   two jokers at one number, one kept and one freed, a fate whose every play the other way round also
-  allows is left out.
+  allows is left out; of two table jokers,
+  "keep the first, free the second" and the other way round share one start until the first number
+  either joker stands at (nothing before it tells them apart), where it splits into both.
 
 The package, one idea a module (each imports only those above it):
 

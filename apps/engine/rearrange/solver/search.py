@@ -128,6 +128,7 @@ class _Walk:
         # Leave out the start with every table joker kept (a search without freeing has covered it).
         self.skip_kept = False
         self.proved_none = False  # set by `place_all`
+        self.merge_layer = -1  # set by `starts`: where a start of two fates splits into them
         # Moves by layer and what they depend on in the state: one dict (fewer objects for the garbage
         # collector to follow), keyed by the state's bits | layer << LAYER_SHIFT.
         self.cache: dict[int, Moves] = {}
@@ -219,6 +220,28 @@ class _Walk:
                 starts[state] = 0
                 if freed and self.rack_colours[1] + problem.rack_jokers >= 2:
                     starts[state | HOST] = 0
+        return self._merge_fates(starts)
+
+    def _merge_fates(self, starts: dict[int, int]) -> dict[int, int]:
+        """Of two table jokers, the fates "keep the first, free the second" and the other way round make the
+        same moves until the first number either joker stands at (before it no cell or group step reads
+        which joker is which: both have one joker kept and one to place): one start, `_UNDECIDED`, stands
+        for both until `merge_layer`, whose cell moves are those of both fates (see `cell_moves`)."""
+        self.merge_layer = -1
+        if len(self.problem.table_jokers) != 2:
+            return starts
+        merged: dict[int, int] = {}
+        for state in starts:
+            if state >> PEND_SHIFT & 15 == _FREE_FIRST:
+                other = state + ((_FREE_SECOND - _FREE_FIRST) << PEND_SHIFT)
+                if other in starts:
+                    merged[state] = other
+        if not merged:
+            return starts
+        self.merge_layer = (min(joker.number for joker in self.problem.table_jokers) - 1) * 5
+        for state, other in merged.items():
+            del starts[state], starts[other]
+            starts[state + ((_UNDECIDED - _FREE_FIRST) << PEND_SHIFT)] = 0
         return starts
 
     def _dominated(self, fates: tuple[bool, ...]) -> bool:
@@ -250,9 +273,18 @@ class _Walk:
     def cell_moves(self, layer: int, state: int) -> Moves:
         """The moves of cell `layer` (number = layer // 5 + 1, colour = layer % 5 < 4) from `state`: the
         cell's moves for the state's run tuple and extra bits, less those whose share of the group pool
-        could no longer become legal groups."""
+        could no longer become legal groups. (At `merge_layer`, a state of undecided fates has the moves
+        of both fates, each move taking it to that fate.)"""
         desc = state >> (layer % 5 * DESC_BITS) & DESC_MASK
         pooled = state >> ACC_SHIFT & POOL_X_MASK
+        if layer == self.merge_layer and state >> PEND_SHIFT & 15 == _UNDECIDED:
+            moves: Moves = ()
+            for fate in (_FREE_FIRST, _FREE_SECOND):
+                change = (fate - _UNDECIDED) << PEND_SHIFT
+                step = iter(self.cell_moves(layer, state + change))
+                moves += tuple(item for delta, gain, info in zip(step, step, step, strict=True) for item in (delta + change, gain, info))
+            self.cache[desc | pooled << DESC_BITS | layer << LAYER_SHIFT] = moves
+            return moves
         extra = pooled >> (4 * ACC_BITS)
         small = desc | extra << DESC_BITS
         listed = _UNPOOLED.get(self.input_ids[layer] | small)
@@ -516,6 +548,13 @@ def _rack_ahead(real: list[int], rack: list[int], number: int, gaps: int) -> int
         if count >= 2:
             return 2
     return count
+
+
+# Pending duties of two table jokers (bits 2j: kept, to place; 2j + 1: freed, replacement due): the first
+# freed and the second kept, the other way round, and either of the two, decided at `_Walk.merge_layer`.
+_FREE_FIRST = 0b0110
+_FREE_SECOND = 0b1001
+_UNDECIDED = 0b1111
 
 
 class _OutOfSteps(Exception):

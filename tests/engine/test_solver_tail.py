@@ -1,0 +1,99 @@
+"""The solver's tail work (issue 18): table jokers that may be freed, checked against the brute force.
+
+Two table jokers can share one start (keep the first and free the second, or the other way round, decided
+at the first number either stands at). These positions are where that shortcut could go wrong: freeing is
+the only optimum, the joker worth freeing is the earlier or the later one, or both share one set."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from apps.engine.rearrange.solver import solve
+from apps.engine.tiles import COLOURS, JOKER, Tile, format_tiles, parse_melds, parse_tiles
+from tests.engine.rearrange_brute import best_score, every_set
+from tests.engine.test_solver import Faces, assert_legal
+
+
+def best(table: str, rack: str) -> tuple[str, int]:
+    melds, tiles = parse_melds(table), parse_tiles(rack)
+    found = solve(melds, tiles)
+    assert found is not None
+    assert_legal(melds, tiles, found)
+    assert found.score == best_score(melds, tiles)
+    return format_tiles(found.placed), found.score
+
+
+def test_two_freed_jokers_may_share_one_set_with_two_rack_tiles() -> None:
+    for table in ("r4 J r6 | k7 k8 J", "k7 k8 J | r4 J r6"):
+        placed, _ = best(table, "r5 k9 y1 y2")  # r4 r5 r6 | k7 k8 k9 | y1 y2 J J
+        assert placed == "r5 y1 y2 k9"
+        assert solve(parse_melds(table), parse_tiles("r5 k9 y1 y2"), free_jokers=False) is None
+
+
+def test_of_two_table_jokers_it_frees_the_earlier_one_when_only_that_pays() -> None:
+    assert best("r4 J r6 | k7 k8 J", "r5 y11 y12 b13")[0] == "r5 y11 y12"
+    assert best("r4 J r6 | b7 k7 J", "r5 k9 y1 y3")[0] == "r5 y1 y3"
+
+
+def test_of_two_table_jokers_it_frees_the_later_one_when_only_that_pays() -> None:
+    assert best("r4 J r6 | k7 k8 J", "k9 y11 y12 b1")[0] == "y11 y12 k9"
+    assert best("k7 k8 J | r4 J r6", "k9 y11 y12 b1")[0] == "y11 y12 k9"
+
+
+def test_it_frees_both_jokers_when_each_gets_its_set() -> None:
+    placed, _ = best("r4 J r6 | k7 k8 J", "r5 k9 y1 y2 b11 b12")
+    assert placed == "r5 y1 y2 b11 b12 k9"
+
+
+def test_with_a_rack_joker_it_frees_a_table_joker_when_that_is_best() -> None:
+    # Kept, the table joker leaves b9 without a place (r10 r11 r12 r13 and J go); freed, b9 J J is a set.
+    table, rack = "b6 b7 b8 J | r11 y11 k11 b11", "b9 r10 r12 r13 J"
+    placed, score = best(table, rack)
+    assert placed == "r10 r12 r13 b9 J"
+    kept = solve(parse_melds(table), parse_tiles(rack), free_jokers=False)
+    assert kept is not None and len(kept.placed) == 4 and kept.score < score
+
+
+@st.composite
+def two_joker_positions(draw: st.DrawFn) -> tuple[list[Faces], list[Tile]]:
+    """A table of two sets holding a joker each, maybe one more set, and a rack of 2-4 tiles, in a corner of
+    5 numbers and 2-3 colours; often the tiles the jokers stand for are on the rack."""
+    low = draw(st.integers(1, 9))
+    colours = draw(st.lists(st.sampled_from(COLOURS), min_size=2, max_size=3, unique=True))
+    numbers = range(low, low + 5)
+
+    def inside(meld: Faces) -> bool:
+        return len(meld) <= 4 and all(tile.is_joker or (tile.number in numbers and tile.colour in colours) for tile in meld)
+
+    corner = [meld for meld in every_set() if inside(meld)]
+    with_joker = [meld for meld in corner if meld.count(JOKER) == 1]
+    plain = [meld for meld in corner if JOKER not in meld]
+    left: Counter[Tile] = Counter({Tile(colour, number): 2 for colour in colours for number in numbers})
+    left[JOKER] = 2
+    table: list[Faces] = []
+    for meld in [draw(st.sampled_from(with_joker)), draw(st.sampled_from(with_joker)), *draw(st.lists(st.sampled_from(plain), max_size=1))]:
+        if not Counter(meld) - left:
+            left -= Counter(meld)
+            table.append(meld)
+    faces = sorted(left, key=lambda tile: tile.key)
+    rack: list[Tile] = []
+    for tile in draw(st.lists(st.sampled_from(faces), min_size=2, max_size=4)):
+        if left[tile]:
+            left[tile] -= 1
+            rack.append(tile)
+    return table, rack
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(two_joker_positions())
+def test_with_two_table_jokers_the_solver_places_as_much_as_a_brute_force_search(
+    position: tuple[list[Faces], list[Tile]],
+) -> None:
+    table, rack = position
+    found = solve(table, rack)
+    if found is not None:
+        assert_legal(table, rack, found)
+    assert (None if found is None else found.score) == best_score(table, rack)
