@@ -63,7 +63,7 @@ def test_a_move_whose_transaction_rolls_back_is_neither_counted_nor_timed(monkey
     def lost_database(*args: object, **fields: object) -> None:  # the move was applied; saving it fails
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr(sql, "insert", lost_database)  # how the move path writes its MoveLog row
+    monkeypatch.setattr(sql, "write", lost_database)  # how the move path writes its rows
     with pytest.raises(RuntimeError):
         services.game_move(table_id=table.pk, by=to_move.user, move=move)
     after = (sample("rummy_moves_total", game="tile-rummy", actor="player"), sample("rummy_move_broadcast_seconds_count", game="tile-rummy"))
