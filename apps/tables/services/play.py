@@ -2,8 +2,9 @@
 
 One move is, after the table's locking read (which brings the game and match along): one INSERT of the
 numbered move (the game counts its moves: no COUNT), one UPDATE of the game, one UPDATE of the table's
-few changed columns, sent as one statement; each written once per process (apps/tables/services/sql.py). Who sits where is read from `Table.seating`, never the seat rows. The frames are
-built from what was just saved and published once, after the commit.
+few changed columns, sent as one statement (apps/tables/services/sql.py, written once per process). Who
+sits where is read from `Table.seating`, never the seat rows. The frames are built from what was just
+saved and published once, after the commit.
 """
 
 from __future__ import annotations
@@ -72,9 +73,6 @@ def apply_and_save(
         client_id=client_id[:64],
         version=table.version,
     )
-    over = rules.is_over(after)
-    if over:
-        sql.insert(logged)  # before the match's end is written, which may read the game's moves
     game_fields = ["state", "turn", "move_count", "deadline"]
     new_turn = rules.to_move(after) != before_to_move
     if new_turn:
@@ -96,7 +94,7 @@ def apply_and_save(
     rated_match = None
     finished = None
     match = table.match
-    if over:
+    if rules.is_over(after):
         finished = game.pk
         result = rules.result(after)
         assert result is not None and match is not None
@@ -114,8 +112,7 @@ def apply_and_save(
             table.due_at = now + seconds("TABLE_NEXT_GAME_DELAY", 6)
     else:
         schedule(table, game, rules, after, now, new_turn=new_turn)
-    writes: list[tuple[Any, Any]] = [] if over else [(logged, None)]
-    sql.write(*writes, (game, game_fields), (table, [*MOVE_FIELDS, *table_fields]))
+    sql.write((logged, None), (game, game_fields), (table, [*MOVE_FIELDS, *table_fields]))
     # The lobby lists seats and status, which a move changes only when it ends the match.
     effects.after_commit(
         table,
