@@ -164,10 +164,9 @@ def test_the_opening_places_as_many_tiles_as_it_can() -> None:
 # --- Hypothesis: small random positions against the brute force --------------------------------------------------
 
 
-@st.composite
-def small_positions(draw: st.DrawFn) -> tuple[list[Faces], list[Tile]]:
-    """A legal table of up to 3 sets and a rack of 1-4 tiles, in a corner of 5 numbers and 2-3 colours
-    (so that the tiles meet), jokers sometimes on either side."""
+def corner_sets(draw: st.DrawFn) -> tuple[list[Faces], Counter[Tile]]:
+    """A corner of 5 numbers and 2-3 colours (so that the tiles meet): its sets of up to 4 tiles, and its
+    tiles (two of each face, two jokers)."""
     low = draw(st.integers(1, 9))
     colours = draw(st.lists(st.sampled_from(COLOURS), min_size=2, max_size=3, unique=True))
     numbers = range(low, low + 5)
@@ -175,21 +174,36 @@ def small_positions(draw: st.DrawFn) -> tuple[list[Faces], list[Tile]]:
     def inside(meld: Faces) -> bool:
         return len(meld) <= 4 and all(tile.is_joker or (tile.number in numbers and tile.colour in colours) for tile in meld)
 
-    corner = [meld for meld in every_set() if inside(meld)]
-    left: Counter[Tile] = Counter({Tile(colour, number): 2 for colour in colours for number in numbers})
-    left[JOKER] = 2
+    tiles: Counter[Tile] = Counter({Tile(colour, number): 2 for colour in colours for number in numbers})
+    tiles[JOKER] = 2
+    return [meld for meld in every_set() if inside(meld)], tiles
+
+
+def corner_position(
+    draw: st.DrawFn, melds: list[Faces], left: Counter[Tile], *, min_rack: int
+) -> tuple[list[Faces], list[Tile]]:
+    """The table of those of `melds` the corner's tiles (`left`) still hold, and a rack of `min_rack`-4
+    tiles from what is left."""
     table: list[Faces] = []
-    for meld in draw(st.lists(st.sampled_from(corner), max_size=3)):
+    for meld in melds:
         if not Counter(meld) - left:
             left -= Counter(meld)
             table.append(meld)
     faces = sorted(left, key=lambda tile: tile.key)
     rack: list[Tile] = []
-    for tile in draw(st.lists(st.sampled_from(faces), min_size=1, max_size=4)):
+    for tile in draw(st.lists(st.sampled_from(faces), min_size=min_rack, max_size=4)):
         if left[tile]:
             left[tile] -= 1
             rack.append(tile)
     return table, rack
+
+
+@st.composite
+def small_positions(draw: st.DrawFn) -> tuple[list[Faces], list[Tile]]:
+    """A legal table of up to 3 sets and a rack of 1-4 tiles, in a corner of 5 numbers and 2-3 colours
+    (so that the tiles meet), jokers sometimes on either side."""
+    corner, left = corner_sets(draw)
+    return corner_position(draw, draw(st.lists(st.sampled_from(corner), max_size=3)), left, min_rack=1)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -6,15 +6,13 @@ the only optimum, the joker worth freeing is the earlier or the later one, or bo
 
 from __future__ import annotations
 
-from collections import Counter
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from apps.engine.rearrange.solver import solve
-from apps.engine.tiles import COLOURS, JOKER, Tile, format_tiles, parse_melds, parse_tiles
-from tests.engine.rearrange_brute import best_score, every_set
-from tests.engine.test_solver import Faces, assert_legal
+from apps.engine.tiles import JOKER, Tile, format_tiles, parse_melds, parse_tiles
+from tests.engine.rearrange_brute import best_score
+from tests.engine.test_solver import Faces, assert_legal, corner_position, corner_sets
 
 
 def best(table: str, rack: str) -> tuple[str, int]:
@@ -61,30 +59,11 @@ def test_with_a_rack_joker_it_frees_a_table_joker_when_that_is_best() -> None:
 def two_joker_positions(draw: st.DrawFn) -> tuple[list[Faces], list[Tile]]:
     """A table of two sets holding a joker each, maybe one more set, and a rack of 2-4 tiles, in a corner of
     5 numbers and 2-3 colours; often the tiles the jokers stand for are on the rack."""
-    low = draw(st.integers(1, 9))
-    colours = draw(st.lists(st.sampled_from(COLOURS), min_size=2, max_size=3, unique=True))
-    numbers = range(low, low + 5)
-
-    def inside(meld: Faces) -> bool:
-        return len(meld) <= 4 and all(tile.is_joker or (tile.number in numbers and tile.colour in colours) for tile in meld)
-
-    corner = [meld for meld in every_set() if inside(meld)]
+    corner, left = corner_sets(draw)
     with_joker = [meld for meld in corner if meld.count(JOKER) == 1]
     plain = [meld for meld in corner if JOKER not in meld]
-    left: Counter[Tile] = Counter({Tile(colour, number): 2 for colour in colours for number in numbers})
-    left[JOKER] = 2
-    table: list[Faces] = []
-    for meld in [draw(st.sampled_from(with_joker)), draw(st.sampled_from(with_joker)), *draw(st.lists(st.sampled_from(plain), max_size=1))]:
-        if not Counter(meld) - left:
-            left -= Counter(meld)
-            table.append(meld)
-    faces = sorted(left, key=lambda tile: tile.key)
-    rack: list[Tile] = []
-    for tile in draw(st.lists(st.sampled_from(faces), min_size=2, max_size=4)):
-        if left[tile]:
-            left[tile] -= 1
-            rack.append(tile)
-    return table, rack
+    melds = [draw(st.sampled_from(with_joker)), draw(st.sampled_from(with_joker)), *draw(st.lists(st.sampled_from(plain), max_size=1))]
+    return corner_position(draw, melds, left, min_rack=2)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
