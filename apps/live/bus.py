@@ -159,7 +159,9 @@ class RedisBus(Bus):
         while True:
             pubsub: Any = None
             try:
-                client = redis.Redis.from_url(self.url, socket_connect_timeout=5, health_check_interval=10)
+                # RESP2: redis-py 8 speaks RESP3 by default, where each message is a push that its parser
+                # first formats for a debug log line, escaping every byte (four times the cost of reading it).
+                client = redis.Redis.from_url(self.url, socket_connect_timeout=5, health_check_interval=10, protocol=2)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(self.channel)
                 self.connected.set()
