@@ -253,6 +253,7 @@ def run_one(stack: Stack, m: int, args: argparse.Namespace) -> dict[str, Any]:
         "duration": args.duration,
         "think": [1.0, 3.0],
         "ping_every": 5.0,
+        "pings": args.pings,
         "seed": m,
     }
     (work / "spec.json").write_text(json.dumps(spec))
@@ -304,6 +305,7 @@ def run_one(stack: Stack, m: int, args: argparse.Namespace) -> dict[str, Any]:
         "connect_failures": result["connect_failures"],
         "syncs_after_pong": result["syncs_after_pong"],
         "syncs_sent": result.get("syncs_sent", 0),
+        "pings_per_s": result.get("pings_sent", 0) / result["measured_s"],
         **resources,
     }
     moves = max(1, result["moves_acked"])
@@ -322,7 +324,7 @@ def run_one(stack: Stack, m: int, args: argparse.Namespace) -> dict[str, Any]:
 
 
 COLUMNS = ("tables  sockets     open   p50 ms   p95 ms   p99 ms  moves/s  errors  drops  syncs  daphne%  worker%  pg%  redis%"
-           "  gen%  other%  daphneMB  db conns  daphne ms/move  stack ms/move  gen ms/move  gen lag p99")
+           "  gen%  other%  daphneMB  db conns  daphne ms/move  stack ms/move  gen ms/move  gen lag p99  pings/s")
 
 
 def print_row(row: dict[str, Any], header: bool = True) -> None:
@@ -339,7 +341,7 @@ def print_row(row: dict[str, Any], header: bool = True) -> None:
         f"  {rss.get('daphne', 0):>8.0f}"
         f"  {row.get('db_connections_max', -1):>8}  {row.get('daphne_cpu_ms_per_move', 0):>14.1f}"
         f"  {row.get('stack_cpu_ms_per_move', 0):>13.1f}  {row.get('generator_cpu_ms_per_move', 0):>11.1f}"
-        f"  {row.get('generator_lag_p99', float('nan')):>11.1f}",
+        f"  {row.get('generator_lag_p99', float('nan')):>11.1f}  {row.get('pings_per_s', float('nan')):>7.1f}",
         flush=True,
     )
 
@@ -354,6 +356,8 @@ def main() -> None:
     parser.add_argument("--bot-every", type=int, default=10, help="every N-th table has an Easy bot seat (0: none)")
     parser.add_argument("--db", default=DEFAULT_DB)
     parser.add_argument("--redis-db", type=int, default=5)
+    parser.add_argument("--pings", choices=("quiet", "always"), default="quiet",
+                        help="clients ping after 5 s without a version, as the browser (quiet), or every 5 s (always)")
     parser.add_argument("--profile", default="", help="directory: record py-spy profiles of daphne")
     parser.add_argument("--profile-worker", action="store_true")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the stack's processes")

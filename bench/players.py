@@ -3,9 +3,11 @@
 Each seat is one connection to `/ws/tables/<id>/` with the player's session cookie. It shows the newest
 `state` frame it received and, when that frame says it is its turn, "thinks" for 1-3 s, then sends the
 move the Easy bot would choose from that same view (so every move is legal through the protocol, and
-the client never sees more than a browser would). Like the browser client it sends `ping` every few
-seconds and `sync` when the `pong` says the table is newer than what it shows (a lost broadcast), and it
-reconnects with exponential backoff and jitter when the connection drops.
+the client never sees more than a browser would). Like the browser client (static/js/connection.js) it
+sends `ping` when no frame carrying the table's version (a state, a pong) came for a few seconds (the
+spec's `"pings": "always"` pings on that period whatever came, as the browser did before), `sync` when
+the `pong` says the table is newer than what it shows (a lost broadcast), and it reconnects with
+exponential backoff and jitter when the connection drops.
 
 Latency is measured from the mover's send to each other connection's receipt of the state frame with
 the version the move produced (all connections of a table live in this process, on one clock).
@@ -67,6 +69,7 @@ class Figures:
     syncs_after_pong: int = 0  # a pong showed a newer version than shown: a broadcast was late or lost
     syncs_sent: int = 0  # ... and it had still not come SYNC_GRACE seconds later
     frames_received: int = 0
+    pings_sent: int = 0
     converge_ms: list[float] = field(default_factory=list)  # drills: time from a lost broadcast to catching up
     acked_ids: list[str] = field(default_factory=list)  # drills: moves the server acknowledged
     connects: list[float] = field(default_factory=list)  # drills: wall-clock times of every (re)connection
@@ -85,6 +88,7 @@ class Figures:
             "syncs_after_pong": self.syncs_after_pong,
             "syncs_sent": self.syncs_sent,
             "frames_received": self.frames_received,
+            "pings_sent": self.pings_sent,
             "converge_ms": self.converge_ms,
             "acked_ids": self.acked_ids,
             "connects": self.connects,
@@ -102,6 +106,7 @@ class Run:
         self.stopping = False
         self.think = tuple(spec.get("think", (1.0, 3.0)))
         self.ping_every = float(spec.get("ping_every", 5.0))
+        self.ping_always = spec.get("pings", "quiet") == "always"  # else only after ping_every s without a version
         self.backoff = tuple(spec.get("backoff", (0.5, 10.0)))
         self.rng = random.Random(spec.get("seed", 1))
         self.brain = get_bot(spec.get("game", "tile-rummy"), "easy")
@@ -147,6 +152,7 @@ class Client:
         self.sync_waiting = False
         self.move_no = 0
         self.seen_newer_at: float | None = None  # when a pong first showed a version newer than ours
+        self.heard_version_at = 0.0  # monotonic time of the last frame carrying the table's version
         self.behind_until = -1
         self.idle = False
         self.history: list[tuple[int, float]] = []  # (version shown, wall-clock time), when recording
@@ -222,10 +228,29 @@ class Client:
             await self.send({"type": "sync"})
 
     async def pinger(self) -> None:
-        await asyncio.sleep(self.run.rng.uniform(0, self.run.ping_every))
+        """As the browser: a ping when nothing carrying the version came for `ping_every` seconds (checked
+        again when it is due), or every period whatever came with `"pings": "always"`."""
+        every = self.run.ping_every
+        self.heard_version_at = time.monotonic()
+        await asyncio.sleep(self.run.rng.uniform(0, every))
+        if self.run.ping_always:
+            while True:
+                await self.ping()
+                await asyncio.sleep(every * self.run.rng.uniform(0.8, 1.2))
+        pinged_at = 0.0
         while True:
-            await self.send({"type": "ping"})
-            await asyncio.sleep(self.run.ping_every * self.run.rng.uniform(0.8, 1.2))
+            due = max(self.heard_version_at, pinged_at) + every
+            now = time.monotonic()
+            if now < due:
+                await asyncio.sleep(due - now)
+                continue
+            pinged_at = now
+            await self.ping()
+
+    async def ping(self) -> None:
+        if self.run.measuring:
+            self.run.figures.pings_sent += 1
+        await self.send({"type": "ping"})
 
     def on_text(self, raw: str | bytes) -> None:
         """Decode only what this client must read: a `state` frame not addressed to a decision of this
@@ -251,7 +276,7 @@ class Client:
 
     def shown(self, version: int, frame: dict[str, Any] | None) -> None:
         """A state frame of `version` arrived (`frame`: decoded, when this client may have to play from it)."""
-        now = time.monotonic()
+        now = self.heard_version_at = time.monotonic()
         figures = self.run.figures
         if version < self.version:
             return  # an older frame arriving late
@@ -277,6 +302,7 @@ class Client:
         if kind == "state":
             self.shown(frame["version"], frame)
         elif kind == "pong":
+            self.heard_version_at = now
             version = frame.get("version")
             if isinstance(version, int) and version > self.version:
                 if self.run.measuring:

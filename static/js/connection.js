@@ -1,7 +1,11 @@
-// A WebSocket that stays connected: reconnects with exponential backoff and jitter, pings every few
-// seconds, and asks for a resync when the server's version is ahead of what is shown (docs/protocol.md).
+// A WebSocket that stays connected: reconnects with exponential backoff and jitter, pings when the
+// server has been quiet for a few seconds, and asks for a resync when the server's version is ahead of
+// what is shown (docs/protocol.md).
 
+// A ping goes out when no frame carrying the table's version (a state or a pong) came for this long:
+// a table in play sends a state frame every few seconds, and those say all a pong would.
 const PING_EVERY_MS = 5000;
+// Nothing at all heard for this long (not even the pong of a ping): the connection is dead.
 const PONG_TIMEOUT_MS = 12000;
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 15000;
@@ -28,7 +32,9 @@ export class Connection {
     this.pingTimer = null;
     this.retryTimer = null;
     this.syncTimer = null;
-    this.lastPong = 0;
+    this.lastHeard = 0; // any frame
+    this.lastVersion = 0; // a frame carrying the version (state, pong)
+    this.lastPing = 0;
     this.counter = 0;
     this.stopped = false;
     window.addEventListener("online", () => this.reconnectNow());
@@ -64,7 +70,7 @@ export class Connection {
       const again = this.everConnected;
       this.everConnected = true;
       this.attempt = 0;
-      this.lastPong = Date.now();
+      this.lastHeard = this.lastVersion = Date.now();
       this.startPings();
       this.onStatus(again ? "resynced" : "connected");
     });
@@ -76,8 +82,9 @@ export class Connection {
       } catch (error) {
         return;
       }
+      this.lastHeard = Date.now();
+      if (typeof frame.version === "number") this.lastVersion = this.lastHeard;
       if (frame.type === "pong") {
-        this.lastPong = Date.now();
         const shown = this.shownVersion();
         if (typeof frame.version === "number" && shown !== null && frame.version > shown && this.syncTimer === null) {
           const ahead = frame.version;
@@ -121,13 +128,17 @@ export class Connection {
     this.stopPings();
     this.pingTimer = setInterval(() => {
       if (!this.isOpen()) return;
-      if (Date.now() - this.lastPong > PONG_TIMEOUT_MS) {
+      const now = Date.now();
+      if (now - this.lastHeard > PONG_TIMEOUT_MS) {
         // The server went quiet: drop the socket and start over.
         this.socket.close();
         return;
       }
-      this.send({ type: "ping" });
-    }, PING_EVERY_MS);
+      if (now - this.lastVersion >= PING_EVERY_MS && now - this.lastPing >= PING_EVERY_MS) {
+        this.lastPing = now;
+        this.send({ type: "ping" });
+      }
+    }, PING_EVERY_MS / 5);
   }
 
   stopPings() {
