@@ -1,7 +1,4 @@
 from django.apps import AppConfig
-from django.conf import settings
-
-from apps.live import loop
 
 
 class TablesConfig(AppConfig):
@@ -9,14 +6,8 @@ class TablesConfig(AppConfig):
     label = "tables"
 
     def ready(self) -> None:
-        # These modules read models, which exist only once the registry is ready: Django's own place for
-        # such imports is here (not an import circle; tests/site/test_architecture.py allows ready()).
-        from apps.accounts.signals import user_barred
-        from apps.tables import liveness, rooms
-        from apps.tables.services.bans import on_user_barred
+        # The one import inside a function: apps/tables/wiring.py reads models, which exist only once the
+        # registry is ready, and Django's place for that is here (tests/site/test_architecture.py allows it).
+        from apps.tables import wiring
 
-        user_barred.connect(on_user_barred, dispatch_uid="tables.on_user_barred")
-        # What every web process runs beside its sockets, started with the server's loop.
-        loop.on_start(rooms.keep_rooms_current)
-        if getattr(settings, "TABLE_WEB_HEARTBEAT", False):
-            loop.on_start(liveness.heartbeat)
+        wiring.connect()
