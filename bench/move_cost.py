@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.stack import setup_django  # noqa: E402
+from bench.stack import Stack, setup_django  # noqa: E402
 
 
 def main() -> None:
@@ -45,8 +45,10 @@ def main() -> None:
     parser.add_argument("--sort", default="cumulative", help="with --profile: pstats order (cumulative, tottime)")
     parser.add_argument("--connections", choices=["both", "kept", "pool"], default="both")
     parser.add_argument("--rounds", type=int, default=2, help="with --connections both: rounds of each")
-    parser.add_argument("--db", default="rummy_bench", help="a migrated database of the bench's PostgreSQL")
+    parser.add_argument("--db", default="rummy_bench", help="the bench's PostgreSQL database (created and migrated "
+                        "when needed)")
     args = parser.parse_args()
+    Stack(db=args.db, redis_db=args.redis_db).prepare()  # create and migrate the database if needed
     if args.connections == "both":
         compare(args)
         return
