@@ -35,7 +35,7 @@ from apps.bots.auth import TokenRefused, account_refusal, authenticate, revoked
 from apps.bots.models import AccessToken
 from apps.bots.services import REVOKED, token_topic
 from apps.live.bus import bus
-from apps.live.endpoint import dumps
+from apps.live.compact import dumps
 from apps.live.language import language_of
 from apps.live.threads import db
 

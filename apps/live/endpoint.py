@@ -24,7 +24,6 @@ A database thread has no language of its own: an endpoint runs its services in
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
@@ -33,6 +32,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from apps.live.compact import dumps
 from apps.live.daphne import (
     Disconnected,
     let_autobahn_format_its_debug_line_lazily,
@@ -49,10 +49,6 @@ let_autobahn_format_its_debug_line_lazily()
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
-
-
-def dumps(frame: Any) -> str:
-    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
 
 
 class Endpoint:

@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from apps.live import loop, quota
 from apps.live.bus import bus
+from apps.live.compact import dumps
 from apps.live.language import language_of
 from apps.live.threads import db
 
@@ -121,7 +122,7 @@ def _tell(topic: str, close: int, code: str, detail: dict[str, Any] | None) -> N
 
 
 def _error_text(code: str, message: str) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message}, separators=(",", ":"), ensure_ascii=False)
+    return dumps({"type": "error", "code": code, "message": message})
 
 
 def owner_of(scope: Scope) -> tuple[int | None, str | None, str | None]:

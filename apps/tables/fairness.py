@@ -27,13 +27,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from apps.engine.errors import EngineError
 from apps.engine.fair import PLAYER_SEED_BYTES, SCHEME, SERVER_SEED_BYTES, FairProof, FairSeeds, commitment
 from apps.engine.records import GameRecord, check_fair_deal
 from apps.tables.engine_text import engine_text
+from apps.tables.links import url
 from apps.tables.models import FairDeal, Game, Match, Seat
 
 #: The seconds a match waits for its human seats' seeds before the first deal (less when all are in).
@@ -134,12 +134,12 @@ def public_view(match: Match, fair: FairDeal | None = None) -> dict[str, Any] | 
         "seeds_until": fair.seeds_until.isoformat() if seeding else None,
         "sent": [value is not None for value in fair.seeds],
         "revealed": match.finished_at is not None,
-        "explained_url": reverse("tables:fair_deals"),
+        "explained_url": url("tables:fair_deals"),
     }
     if match.finished_at is not None:
         view["server_seed"] = fair.server_seed
         view["player_seeds"] = ["" if value is None else value for value in fair.seeds]
-        view["check_url"] = reverse("tables:match", args=[match.pk])
+        view["check_url"] = url("tables:match", match.pk)
     return view
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from django.conf import settings
 
 from apps.live.bus import bus
+from apps.live.compact import dumps
 
 #: How long a new room waits for the other processes' answers before it tells anyone who is away.
 SETTLE_SECONDS = 0.4
@@ -37,10 +38,6 @@ def grace_seconds() -> float:
 
 def presence_topic(table_id: int) -> str:
     return f"presence:{table_id}"
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
 
 
 class Presence:

@@ -11,24 +11,20 @@ per turn, the game's slug) and each page words them in its own language.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.urls import reverse
 from django.utils import timezone
 
 from apps.bots.selectors import is_bot_account
 from apps.engine.game import get_rules
 from apps.engine.match import Match as EngineMatch
+from apps.live.compact import dumps, loads
 from apps.tables import rated
 from apps.tables.fairness import public_view
+from apps.tables.links import url
 from apps.tables.models import Game, Match, Seat, Table
 
 SPECTATOR = "spectator"
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def seat_info(seat: Seat) -> dict[str, Any]:
@@ -85,7 +81,7 @@ def table_info(table: Table, game: Game | None, match: Match | None) -> dict[str
             # SPEC 11: the match ended before its abort window closed (a code of apps/tables/rated.py and
             # the seat that stood up), else null.
             "aborted": {"reason": match.aborted, "seat": match.aborted_seat} if match.aborted else None,
-            "url": reverse("tables:match", args=[match.pk]),
+            "url": url("tables:match", match.pk),
             "fair": public_view(match),
         }
     if game is not None:
@@ -188,7 +184,7 @@ def pack(version: int, seats: dict[str, int], frames: dict[str, str]) -> str:
 def unpack(text: str) -> dict[str, Any]:
     """An envelope's {"v", "seats", "frames": {key: frame text}} (`pack`)."""
     header, *texts = text.split("\n")
-    published: dict[str, Any] = json.loads(header)
+    published: dict[str, Any] = loads(header)
     published["frames"] = dict(zip(published.pop("keys"), texts, strict=True))
     return published
 
@@ -219,7 +215,7 @@ def frame_for_user(table_id: int, user_id: int | None) -> dict[str, Any]:
     """The `state` frame one viewer would receive now (the table page embeds it)."""
     text = table_envelope(table_id)
     assert text is not None
-    return json.loads(frame_in(unpack(text), user_id))  # type: ignore[no-any-return]
+    return loads(frame_in(unpack(text), user_id))
 
 
 def lobby_entry(table: Table) -> dict[str, Any]:
@@ -238,7 +234,7 @@ def lobby_entry(table: Table) -> dict[str, Any]:
             for seat in table.seating
             if not seat["empty"]
         ],
-        "url": reverse("tables:table", args=[table.pk]),
+        "url": url("tables:table", table.pk),
     }
 
 
@@ -266,7 +262,7 @@ def invitation_entry(table: Table, seat: Seat) -> dict[str, Any]:
             if not info["empty"]
         ],
         "invited_at": seat.invited_at.isoformat() if seat.invited_at else None,
-        "url": reverse("tables:table", args=[table.pk]),
+        "url": url("tables:table", table.pk),
         "socket": f"/ws/tables/{table.pk}/",
     }
 

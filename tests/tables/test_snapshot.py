@@ -59,3 +59,20 @@ def test_the_views_encoded_once_decode_to_every_viewers_own_view(slug):
             seat = state.turn
             state = rules.apply(state, seat, brain.next_move(rules.view_for(state, seat), rng))
     assert checked > 100
+
+
+def test_links_docstrings_and_a_changed_script_prefix():
+    from django.urls import reverse, set_script_prefix
+
+    from apps.tables import links
+
+    result = doctest.testmod(links, extraglobs={"reverse": reverse})
+    assert result.attempted > 0
+    assert result.failed == 0
+    set_script_prefix("/rummy/")
+    try:
+        assert links.url("tables:table", 3) == reverse("tables:table", args=[3])
+        assert links.url("tables:table", 3).startswith("/rummy/")
+    finally:
+        set_script_prefix("/")
+    assert not links.url("tables:table", 3).startswith("/rummy/")
