@@ -1,4 +1,5 @@
-"""Two corrections to daphne's WebSocket layer (autobahn), applied once, on import of apps.live.endpoint.
+"""Three corrections to daphne's WebSocket layer (autobahn, twisted), applied once, on import of
+apps.live.endpoint.
 
 Close codes of RFC 6455 through daphne.
 
@@ -11,6 +12,16 @@ A handshake without a debug log. Autobahn pretty-prints every connection's forty
 debug line (`pformat` in `WebSocketProtocol._connectionMade`) whether or not debug logging is on: 18% of
 the process's CPU during a burst of handshakes (bench/README.md, load). The line is kept, formatted only
 if it is written.
+
+A WebSocket frame sent at once. Twisted never sends in `transport.write`: it buffers the bytes, asks the
+event loop to watch the socket for writing (an `epoll_ctl`), sends them on the loop's next turn, and
+stops watching (another `epoll_ctl`). A move's frames go to four or five sockets, one frame each, so that
+was two system calls and a turn of the loop more per frame: a third of the loop thread's time at 250
+tables (bench/README.md, issue 14). On a WebSocket's connection (TCP_NODELAY, set by autobahn) with
+nothing waiting in its buffer, the bytes are now sent at once, as asyncio's transports do; whatever the
+socket does not take (a full buffer, an error) goes the old way, after anything sent, so order and error
+handling are twisted's own. HTTP responses are left alone (they are written in several pieces that
+twisted joins).
 """
 
 from __future__ import annotations
@@ -71,3 +82,44 @@ except ImportError:  # served by something other than daphne
 
     class Disconnected(Exception):  # type: ignore[no-redef]
         pass
+
+
+def let_websockets_send_at_once() -> None:
+    try:
+        from daphne.ws_protocol import WebSocketProtocol
+        from twisted.internet import tcp
+    except ImportError:  # not served by daphne
+        return
+    if getattr(tcp.Connection, "_sends_at_once", False):
+        return
+    buffered_write = tcp.Connection.write
+
+    def write(self: Any, data: bytes) -> None:
+        if (
+            self.__dict__.get("send_at_once")
+            and type(data) is bytes
+            and data
+            and self.connected
+            and not self.TLS
+            and not self._writeDisconnected
+            and not self.disconnecting
+            and not self._tempDataLen  # nothing waits (so no producer is paused for it either)
+            and self.offset == len(self.dataBuffer)
+        ):
+            sent = self.writeSomeData(data)  # bytes sent, or an exception (the connection is lost)
+            if type(sent) is int and sent > 0:
+                if sent == len(data):
+                    return
+                data = data[sent:]
+        buffered_write(self, data)
+
+    made = WebSocketProtocol.connectionMade
+
+    def connection_made(self: Any) -> None:
+        made(self)
+        if getattr(self, "tcpNoDelay", False) and isinstance(self.transport, tcp.Connection):
+            self.transport.send_at_once = True
+
+    tcp.Connection.write = write
+    tcp.Connection._sends_at_once = True
+    WebSocketProtocol.connectionMade = connection_made

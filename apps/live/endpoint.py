@@ -37,6 +37,7 @@ from apps.live.daphne import (
     Disconnected,
     let_autobahn_format_its_debug_line_lazily,
     let_daphne_close_with_protocol_codes,
+    let_websockets_send_at_once,
 )
 from apps.live.guard import POLICY_VIOLATION, FrameError, FrameSpec, RateLimiter, parse
 from apps.live.language import language_of
@@ -45,6 +46,7 @@ log = logging.getLogger(__name__)
 
 let_daphne_close_with_protocol_codes()
 let_autobahn_format_its_debug_line_lazily()
+let_websockets_send_at_once()
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
