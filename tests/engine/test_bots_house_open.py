@@ -83,3 +83,27 @@ def test_hard_discards_before_opening_to_keep_the_most_draws_that_bring_the_open
     old = HardHouseBot(HardWeights(open_plans=False)).next_move(RULES.view_for(state, 0), random.Random(0))
     assert isinstance(old, Discard)
     assert ratings[old.tile].distance > 2 or ratings[old.tile].useful < 19
+
+
+def test_hard_keeps_a_tile_that_fits_the_table_among_equal_discards_before_opening() -> None:
+    # Two tiles from opening; discarding r11, b11 or b13 keeps the same 25 hidden tiles that bring the
+    # opening nearer. b13 fits the other player's b10 b11 b12: once open, it goes down the turn after,
+    # so the bot keeps it (the bot without that weight discarded it: the least worth keeping otherwise).
+    tiles = "r1 r2 r11 y9 y10 y12 b1 b3 b4 b6 b11 b13 k6 k10 k12"
+    state = position(
+        [tiles, "r7 r8 y2 y3 b5 k2 k3 k4 y13 r13"],
+        melds=[(1, "b10 b11 b12"), (1, "r4 r5 r6")],
+        discards="k1 y7 y12",
+        indicator="y1",
+        opened=[1],
+        phase=Phase.PLAY,
+    )
+    view = SeatView.of(RULES.view_for(state, 0))
+    unseen = unseen_counts([*view.rack, *(tile for meld in view.table for tile in meld), *view.discards, view.indicator])
+    ratings = {rating.tile: rating for rating in rate_discards(view.rack, unseen, view.rack) or ()}
+    best = min((rating.distance, -rating.useful) for rating in ratings.values())
+    assert {tile for tile, rating in ratings.items() if (rating.distance, -rating.useful) == best} == set(rack("r11 b11 b13"))
+    move = HardHouseBot().next_move(RULES.view_for(state, 0), random.Random(0))
+    assert isinstance(move, Discard) and move.tile in set(rack("r11 b11"))
+    without = HardHouseBot(HardWeights(fits_closed=0.0)).next_move(RULES.view_for(state, 0), random.Random(0))
+    assert without == Discard(Tile.parse("b13"))

@@ -8,9 +8,10 @@ Each call plans the rest of the turn from the view and plays its first step:
   the new meld would give the others places to lay off.
 - Before opening: open as soon as the rack can, with the fewest melds that reach 45 with a run (the rest
   stay on the rack). Until then discard the tile that keeps the rack the fewest tiles from opening, then
-  keeps the most hidden tiles that bring it a tile nearer (`house_open`, issue 18). When the rack is too
-  far to say, the older rule: never break a complete meld of the rack's richest partition; once those
-  melds reach 20 points, discard the tile whose loss leaves the most hidden tiles that would open next
+  keeps the most hidden tiles that bring it a tile nearer (`house_open`, issue 18); among those equal it
+  keeps the tiles that fit a meld on the table (they go down from the turn after it opens). When the rack
+  is too far to say, the older rule: never break a complete meld of the rack's richest partition; once
+  those melds reach 20 points, discard the tile whose loss leaves the most hidden tiles that would open next
   turn; otherwise the tile with the fewest hidden tiles completing a partial meld with it (high tiles
   count a little more: they reach 45 sooner).
 - After opening: take every joker it can; then find the partition of the rack into melds that, with
@@ -119,6 +120,7 @@ class HardWeights:
     penalty_open: float = 0.1  # once open, a tile's rack penalty (only the score: the race is what wins)
     penalty_closed: float = 0.3  # before opening, high tiles help reach 45
     fits_table: float = 40.0  # a tile that can be laid off next turn
+    fits_closed: float = 40.0  # before opening, a tile that fits the table (laid off from the turn after opening)
     feed: float = 1.0  # what feeding the next player a meld costs, in tiles placed (times the chance)
     hold_back: int = 0  # hold the opening back while nobody has opened or holds this few tiles (0: never)
     bank: bool = True  # once open, keep new complete melds on the rack until going out
@@ -440,8 +442,9 @@ class HardHouseBot:
 
     def _keep_value(self, seat: SeatView, unseen: Counter[Tile], hidden: int) -> Callable[[Tile], float]:
         """A quick measure of how much a rack tile is worth keeping: the hidden tiles that would complete a
-        partial meld with it, a sure lay-off next turn, its penalty (once open) or its opening value (before),
-        and the chance the next player could take it."""
+        partial meld with it, a sure lay-off next turn (before opening: a tile that fits the table, laid off
+        from the turn after opening), its penalty (once open) or its opening value (before), and the chance
+        the next player could take it."""
         rack = seat.rack
         weights = self.weights
         counts = Counter(rack)
@@ -450,6 +453,8 @@ class HardHouseBot:
         if opened:
             lay_offs, left = greedy_lay_offs(seat.table, rack, keep=0)
             fitting = set(rack) - set(left) if lay_offs else set()
+        elif weights.fits_closed:
+            fitting = {tile for tile in rack if not tile.is_joker and lay_off_spots(seat.table, tile)}
 
         def keep_value(tile: Tile) -> float:
             value = 0.0 if counts[tile] > 1 else tile_value(tile, rack, unseen)
@@ -459,6 +464,8 @@ class HardHouseBot:
                     value += weights.fits_table
             else:
                 value += rack_penalty(tile) * weights.penalty_closed
+                if tile in fitting:
+                    value += weights.fits_closed
             return value + 20 * weights.feed * self._feed(seat, tile, unseen, hidden)
 
         return keep_value
