@@ -195,6 +195,21 @@ def test_a_move_is_a_locking_read_and_one_write_on_postgresql(alice, bob):
     assert (log.seq, log.move, log.version) == (after.current_game.move_count, move, outcome.version)
 
 
+def test_a_moves_json_columns_keep_sql_null_apart_from_json_values(alice, bob):
+    """The hot write encodes JSON columns itself (apps/live/compact.py): an empty `draft` or `result` is
+    still SQL NULL, as the ORM writes it, and the state and log read back equal to what was written."""
+    table = started(alice, bob)
+    seat = seat_to_move(table)
+    services.game_move(table_id=table.pk, by=seat.user, move=human_move(table.pk, seat.index, random.Random(5)),
+                       expected_version=table.version)
+    game = Game.objects.get(pk=table.current_game_id)
+    assert game.result is None and game.draft is None
+    assert Game.objects.filter(pk=game.pk, result__isnull=True, draft__isnull=True).exists()
+    assert isinstance(game.state, dict) and isinstance(game.log, list)
+    fresh = Game.objects.values_list("state", "log").get(pk=game.pk)
+    assert fresh == (game.state, game.log)
+
+
 def test_a_move_out_of_turn_is_refused_and_changes_nothing(alice, bob):
     table = started(alice, bob)
     waiting = Seat.objects.select_related("user").exclude(index=seat_to_move(table).index).get(table=table)
