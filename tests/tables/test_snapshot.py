@@ -66,7 +66,7 @@ def test_links_docstrings_and_a_changed_script_prefix():
 
     from apps.tables import links
 
-    result = doctest.testmod(links, extraglobs={"reverse": reverse})
+    result = doctest.testmod(links)
     assert result.attempted > 0
     assert result.failed == 0
     set_script_prefix("/rummy/")
