@@ -26,6 +26,7 @@ import json
 import random
 import secrets
 import sys
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -97,6 +98,39 @@ class Api:
                        **NO_PROXY)
 
 
+class Paced:
+    """One socket whose frames keep under the site's limit (docs/bot-api.md, "Limits": 8 a second on
+    average, bursts of 30; over it the site closes the socket), with room to spare: each frame takes a token
+    from a bucket of `burst` filled at `rate` a second, and waits for one when the bucket is empty. A game
+    against the site's bots never waits (they think about a second); two fast programs would.
+
+    >>> now = [0.0]
+    >>> paced = Paced(None, rate=2.0, burst=2, clock=lambda: now[0])
+    >>> [paced.wait() for _ in range(4)]  # two at once, then one every half second
+    [0.0, 0.0, 0.5, 1.0]
+    >>> now[0] = 10.0  # a long pause fills the bucket again, never past `burst`
+    >>> [paced.wait() for _ in range(3)]
+    [0.0, 0.0, 0.5]
+    """
+
+    def __init__(self, ws: Any, *, rate: float = 7.0, burst: int = 20, clock: Any = time.monotonic) -> None:
+        self.ws, self.rate, self.burst, self.clock = ws, rate, burst, clock
+        self.tokens, self.at = float(burst), clock()
+
+    def wait(self) -> float:
+        """Take the token of one more frame: the seconds to wait before sending it."""
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.at) * self.rate) - 1
+        self.at = now
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+    async def send(self, text: str) -> None:
+        delay = self.wait()
+        if delay:
+            await asyncio.sleep(delay)
+        await self.ws.send(text)
+
+
 class Brain:
     """What to play: one move from the view of your seat (the site's own bots, from the engine)."""
 
@@ -120,6 +154,12 @@ class Seat:
     seeded: set[int] = field(default_factory=set)  # matches whose fair-deal seed was sent
     games: list[int] = field(default_factory=list)  # the games of the match, for their records
     result: dict[str, Any] | None = None
+
+    def reconnected(self) -> None:
+        """A new socket: a frame sent on the old one may have been lost with it (the site closed it, say),
+        so the first `state` is answered again (a move sent twice has one `id` and is applied once)."""
+        self.shown = self.acted = -1
+        self.seeded.clear()
 
     def answer(self, frame: dict[str, Any]) -> list[dict[str, Any]]:
         table, seat, view, version = frame["table"], frame["seat"], frame["view"], frame["version"]
@@ -166,16 +206,21 @@ def summary(table: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def connected(api: Api, path: str, what: str, on_frame: Any) -> Any:
+async def connected(api: Api, path: str, what: str, on_frame: Any, *, on_open: Any = None,
+                    rate: tuple[float, int] = (7.0, 20)) -> Any:
     """Keep a socket open (reconnecting with backoff: the site restarted, say) and hand each frame to
-    `await on_frame(ws, frame)` until it returns something other than None, which this returns. A close
+    `await on_frame(ws, frame)` until it returns something other than None, which this returns; `ws.send`
+    keeps under `rate` (frames a second, burst: Paced). `on_open()` runs as each socket opens. A close
     that reconnecting cannot mend raises Stopped."""
     delay = 0.5
     while True:
         try:
-            async with api.connect(path) as ws:
+            async with api.connect(path) as socket:
+                ws = Paced(socket, rate=rate[0], burst=rate[1])
+                if on_open is not None:
+                    on_open()
                 delay = 0.5
-                async for text in ws:
+                async for text in socket:
                     done = await on_frame(ws, json.loads(text))
                     if done is not None:
                         return done
@@ -203,7 +248,7 @@ async def play(api: Api, table_id: int, socket_path: str, me: int, brain: Brain)
             log(f"table {table_id}: refused ({frame['code']}): {frame['message']}")
         return seat.result
 
-    result: dict[str, Any] = await connected(api, socket_path, f"table {table_id}", on_frame)
+    result: dict[str, Any] = await connected(api, socket_path, f"table {table_id}", on_frame, on_open=seat.reconnected)
     return result
 
 
@@ -263,7 +308,7 @@ async def serve(api: Api, brain: Brain, *, matches: int | None = None) -> list[d
         for invitation in waiting:
             await consider(invitation)
 
-    listener = asyncio.ensure_future(connected(api, "/ws/lobby/", "lobby", on_lobby_frame))
+    listener = asyncio.ensure_future(connected(api, "/ws/lobby/", "lobby", on_lobby_frame, rate=(1.5, 8)))
     try:
         if matches is None:
             await listener
