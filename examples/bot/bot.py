@@ -113,8 +113,10 @@ class Paced:
     [0.0, 0.0, 0.5]
     """
 
-    def __init__(self, ws: Any, *, rate: float = 7.0, burst: int = 20, clock: Any = time.monotonic) -> None:
-        self.ws, self.rate, self.burst, self.clock = ws, rate, burst, clock
+    def __init__(
+        self, ws: Any, *, rate: float = 7.0, burst: int = 20, clock: Any = time.monotonic, sleep: Any = asyncio.sleep
+    ) -> None:
+        self.ws, self.rate, self.burst, self.clock, self.sleep = ws, rate, burst, clock, sleep
         self.tokens, self.at = float(burst), clock()
 
     def wait(self) -> float:
@@ -127,7 +129,7 @@ class Paced:
     async def send(self, text: str) -> None:
         delay = self.wait()
         if delay:
-            await asyncio.sleep(delay)
+            await self.sleep(delay)
         await self.ws.send(text)
 
 

@@ -5,9 +5,9 @@ move refused with it was never sent again, so the table timed the bot out.)"""
 
 from __future__ import annotations
 
-import asyncio
 import doctest
 
+import pytest
 from django.conf import settings
 
 from apps.live.guard import RateLimiter
@@ -57,7 +57,7 @@ def test_the_lobby_pacing_stays_under_the_lobbys_limit(example_bot, monkeypatch)
     assert frames_refused(example_bot, monkeypatch, rate, burst, (1.5, 8), [0.0] * 200) == 0
 
 
-def test_paced_send_waits_then_sends_in_order(example_bot, monkeypatch):
+def test_paced_send_waits_then_sends_in_order(example_bot):
     sent, slept = [], []
 
     class Socket:
@@ -67,15 +67,16 @@ def test_paced_send_waits_then_sends_in_order(example_bot, monkeypatch):
     async def sleep(seconds: float) -> None:
         slept.append(seconds)
 
-    monkeypatch.setattr(example_bot.asyncio, "sleep", sleep)
-    clock = Clock()
-    paced = example_bot.Paced(Socket(), rate=2.0, burst=1, clock=clock)
+    paced = example_bot.Paced(Socket(), rate=2.0, burst=1, clock=Clock(), sleep=sleep)
 
     async def three() -> None:
         for text in ("a", "b", "c"):
             await paced.send(text)
 
-    asyncio.run(three())
+    # Nothing here suspends, so the coroutine runs to its end in one step, with no event loop (the
+    # browser tests keep Playwright's loop running in this thread).
+    with pytest.raises(StopIteration):
+        three().send(None)
     assert sent == ["a", "b", "c"]
     assert slept == [0.5, 1.0]  # the clock stood still: each frame waits for its own token
 
