@@ -40,6 +40,18 @@ export function replaceKeepingFocus(node, children) {
   }
 }
 
+/**
+ * Whether `node` already shows what `key` (a string of everything it is built from) describes; if not,
+ * remembers `key` for next time. A panel redrawn on every frame replaces the button under a player's
+ * pointer: a press whose mouse-down and mouse-up land on two copies of the button is no click at all
+ * (the page's socket sends the state it already shows as its first frame, just as the page opens).
+ */
+export function unchanged(node, key) {
+  if (node.dataset.drawn === key) return true;
+  node.dataset.drawn = key;
+  return false;
+}
+
 export function show(node, visible) {
   node.hidden = !visible;
 }

@@ -1,7 +1,7 @@
 // Before a match: the seats (sit here in one press: a visitor becomes a guest on the spot), the
 // host's Start, the invite link.
 
-import { h } from "./dom.js";
+import { h, unchanged } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { ratedLabel, seatName } from "./names.js";
 
@@ -11,12 +11,16 @@ export function renderWaiting(root, felt, frame, config, send) {
   root.hidden = !open;
   felt.classList.toggle("is-waiting", open);
   if (!open) {
-    root.replaceChildren();
+    if (!unchanged(root, "")) root.replaceChildren();
     return;
   }
   const mine = frame.seat;
   const isHost = mine !== null && table.seats[mine] && table.seats[mine].user_id === table.host_id;
   const full = table.seats.every((seat) => !seat.empty);
+  // Everything below is drawn from these: the same frame again (a reconnect, a clock's refresh) keeps
+  // the panel as it is, so a press on "Sit here" or "Start" is never lost to a redraw.
+  const seats = table.seats.map((seat) => [seat.index, seat.empty, Boolean(seat.invited), seatName(seat)]);
+  if (unchanged(root, JSON.stringify([mine, isHost, table.rated, table.unrated, table.private, seats]))) return;
   const list = h("ul", { class: "waiting__seats" });
   for (const seat of table.seats) {
     const item = h("li", { class: `waiting__seat${seat.empty ? " is-empty" : ""}` },
