@@ -47,10 +47,12 @@ export function replaceKeepingFocus(node, children) {
  * (the page's socket sends the state it already shows as its first frame, just as the page opens).
  */
 export function unchanged(node, key) {
-  if (node.dataset.drawn === key) return true;
-  node.dataset.drawn = key;
+  if (drawnKeys.get(node) === key) return true;
+  drawnKeys.set(node, key);
   return false;
 }
+
+const drawnKeys = new WeakMap();
 
 export function show(node, visible) {
   node.hidden = !visible;

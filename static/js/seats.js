@@ -1,7 +1,7 @@
 // The players around the table: name, tiles in hand, whose turn it is (with the clock ring), and the
 // badges a player reads at a glance (opened, the indicator's twin, autopilot, left, bot, host).
 
-import { h } from "./dom.js";
+import { h, unchanged } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { seatName } from "./names.js";
 
@@ -82,6 +82,12 @@ export function renderSeats(container, { frame, clock, badges, actions = () => n
     card.append(body);
     cards.push(card);
   }
+  // Drawn as before (a presence frame that changes nothing here, the same state again): keep the cards,
+  // so a press on a seat's Report or Mute is never lost to a redraw (dom.js unchanged). The clocks in
+  // them are painted where they are (timer.js finds them by data-timer); the seats' users are in the key, as
+  // the buttons' handlers act on them.
+  const drawn = JSON.stringify(table.seats.map((seat) => seat.user_id)) + cards.map((card) => card.outerHTML).join("");
+  if (unchanged(container, drawn)) return;
   container.replaceChildren(...cards);
 }
 

@@ -39,3 +39,39 @@ def test_the_waiting_panel_keeps_its_buttons_when_the_same_frame_comes_again(new
     assert result["taken"] and result["names"] == ["alice", "bob"], "a changed frame is drawn anew"
     assert result["started"] == 0, "once the match starts the panel is empty"
     assert result["back"], "and drawn again when the table waits once more"
+
+
+def test_the_seat_cards_keep_their_buttons_when_nothing_on_them_changed(new_page):
+    page = new_page()
+    page.goto("/play/")
+    result = page.evaluate(
+        """async () => {
+          const { renderSeats } = await import('/static/js/seats.js');
+          const container = document.createElement('div');
+          document.body.append(container);
+          const seat = (index, name, user) => ({ index, empty: false, invited: null, name, user_id: user, bot: null });
+          const frame = (turn, second = 'bob', user = 2) => ({ seat: 0, table: { status: 'playing', seat_count: 2, match: null,
+              seats: [seat(0, 'alice', 1), seat(1, second, user)] },
+              view: { over: false, turn, players: [{ tiles: 14, left: false }, { tiles: 12, left: false }] } });
+          const clock = { ring: () => document.createElement('span') };
+          const actions = (info) => {
+            const button = document.createElement('button');
+            button.textContent = 'Report';
+            return button;
+          };
+          const draw = (f) => renderSeats(container, { frame: f, clock, badges: () => [], actions });
+          const button = () => container.querySelector('button');
+          draw(frame(0));
+          const first = button();
+          draw(frame(0));  // a presence frame that changes nothing, or the same state again
+          const same = button() === first;
+          draw(frame(1));  // their turn now
+          const redrawn = button() !== first;
+          const before = button();
+          draw(frame(1, 'bob', 3));  // another user of the same name: its buttons act on the new user
+          return { same, redrawn, newUser: button() !== before };
+        }"""
+    )
+    assert result["same"], "an unchanged card keeps the button a player may be pressing"
+    assert result["redrawn"], "a changed card is drawn anew"
+    assert result["newUser"], "the key holds the seats' users, whose ids the buttons act on"
