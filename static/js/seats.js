@@ -83,12 +83,23 @@ export function renderSeats(container, { frame, clock, badges, actions = () => n
     cards.push(card);
   }
   // Drawn as before (a presence frame that changes nothing here, the same state again): keep the cards,
-  // so a press on a seat's Report or Mute is never lost to a redraw (dom.js unchanged). The clocks in
-  // them are painted where they are (timer.js finds them by data-timer); the seats' users are in the key, as
-  // the buttons' handlers act on them.
-  const drawn = JSON.stringify(table.seats.map((seat) => seat.user_id)) + cards.map((card) => card.outerHTML).join("");
+  // so a press on a seat's Report or Mute is never lost to a redraw (dom.js unchanged). The seats' users
+  // are in the key, as the buttons' handlers act on them.
+  const drawn = JSON.stringify(table.seats.map((seat) => seat.user_id)) + cards.map(markupWithoutClock).join("");
   if (unchanged(container, drawn)) return;
   container.replaceChildren(...cards);
+}
+
+/** A card's markup less what the clock paints: timer.js paints its nodes where they are on every tick
+ * (a ring drawn a second later differs), so only where a clock stands belongs to what the card shows. */
+function markupWithoutClock(card) {
+  const copy = card.cloneNode(true);
+  for (const node of copy.querySelectorAll("[data-timer]")) {
+    const stand = document.createElement("i");
+    stand.dataset.timer = node.dataset.timer;
+    node.replaceWith(stand);
+  }
+  return copy.outerHTML;
 }
 
 function seatLabel(info, player, active, frame, offline) {

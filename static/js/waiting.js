@@ -17,10 +17,6 @@ export function renderWaiting(root, felt, frame, config, send) {
   const mine = frame.seat;
   const isHost = mine !== null && table.seats[mine] && table.seats[mine].user_id === table.host_id;
   const full = table.seats.every((seat) => !seat.empty);
-  // Everything below is drawn from these: the same frame again (a reconnect, a clock's refresh) keeps
-  // the panel as it is, so a press on "Sit here" or "Start" is never lost to a redraw.
-  const seats = table.seats.map((seat) => [seat.index, seat.empty, Boolean(seat.invited), seatName(seat)]);
-  if (unchanged(root, JSON.stringify([mine, isHost, table.rated, table.unrated, table.private, seats]))) return;
   const list = h("ul", { class: "waiting__seats" });
   for (const seat of table.seats) {
     const item = h("li", { class: `waiting__seat${seat.empty ? " is-empty" : ""}` },
@@ -78,6 +74,9 @@ export function renderWaiting(root, felt, frame, config, send) {
     panel.append(h("p", { class: "waiting__note waiting__guest" }, t("sit_as_guest"), " ",
       h("a", { href: config.loginUrl }, t("sign_in_first"))));
   }
+  // Drawn as before (the same frame again: a reconnect's first frame, a clock's refresh): keep the panel,
+  // so a press on "Sit here" or "Start" is never lost to a redraw (dom.js unchanged).
+  if (unchanged(root, panel.outerHTML)) return;
   root.replaceChildren(panel);
 }
 

@@ -53,7 +53,13 @@ def test_the_seat_cards_keep_their_buttons_when_nothing_on_them_changed(new_page
           const frame = (turn, second = 'bob', user = 2) => ({ seat: 0, table: { status: 'playing', seat_count: 2, match: null,
               seats: [seat(0, 'alice', 1), seat(1, second, user)] },
               view: { over: false, turn, players: [{ tiles: 14, left: false }, { tiles: 12, left: false }] } });
-          const clock = { ring: () => document.createElement('span') };
+          let painted = 0;  // as timer.js's ring: painted with the time left as it is drawn
+          const clock = { ring: () => {
+            const ring = document.createElement('span');
+            ring.dataset.timer = 'ring';
+            ring.setAttribute('data-left', String(painted++));
+            return ring;
+          } };
           const actions = (info) => {
             const button = document.createElement('button');
             button.textContent = 'Report';
@@ -68,10 +74,13 @@ def test_the_seat_cards_keep_their_buttons_when_nothing_on_them_changed(new_page
           draw(frame(1));  // their turn now
           const redrawn = button() !== first;
           const before = button();
+          draw(frame(1));  // the same turn a moment later: only its clock moved
+          const clockOnly = button() === before;
           draw(frame(1, 'bob', 3));  // another user of the same name: its buttons act on the new user
-          return { same, redrawn, newUser: button() !== before };
+          return { same, redrawn, clockOnly, newUser: button() !== before };
         }"""
     )
     assert result["same"], "an unchanged card keeps the button a player may be pressing"
     assert result["redrawn"], "a changed card is drawn anew"
+    assert result["clockOnly"], "a clock painted a moment later is no change to the card"
     assert result["newUser"], "the key holds the seats' users, whose ids the buttons act on"
