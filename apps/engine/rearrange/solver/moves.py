@@ -214,6 +214,33 @@ def _filtered(listed: _Listed, allowed: int) -> Moves:
     return found
 
 
+# The moves of a cell that place all its rack tiles (for `_Walk.place_all`), by id(the cell's moves) << 2 |
+# its rack tiles: (those moves, the moves that place them all). The entry holds the moves, so no other tuple
+# can take their id while it lasts.
+_PLACING_ALL: dict[int, tuple[Moves, Moves]] = {}
+
+
+def _placing_all(moves: Moves, wanted: int) -> Moves:
+    """The moves of `moves` whose option places `wanted` rack tiles (all of the cell's), in their order."""
+    key = id(moves) << 2 | wanted
+    found = _PLACING_ALL.get(key)
+    if found is None:
+        step = iter(moves)
+        found = (
+            moves,
+            tuple(
+                item
+                for delta, gain, info in zip(step, step, step, strict=True)
+                if _OPTIONS[info][2] == wanted
+                for item in (delta, gain, info)
+            ),
+        )
+        if len(_PLACING_ALL) > _CACHE_LIMIT:
+            _PLACING_ALL.clear()
+        _PLACING_ALL[key] = found
+    return found[1]
+
+
 @_memo
 def _pool_counts(pool: int, colour: int) -> tuple[int, ...]:
     """Tiles in the group pool per colour before `colour`."""

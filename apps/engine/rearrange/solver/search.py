@@ -35,13 +35,13 @@ from apps.engine.rearrange.solver.moves import (
     _IDS,
     _INPUT_IDS,
     _JOKERS_OF,
-    _OPTIONS,
     _SMALL_BITS,
     _UNPOOLED,
     _allowed,
     _CellInputs,
     _filtered,
     _listed_moves,
+    _placing_all,
 )
 
 
@@ -422,7 +422,7 @@ class _Walk:
         self.proved_none = False
         self._wanted = [rack[layer % 5][layer // 5 + 1] if layer % 5 < 4 else -1 for layer in range(self.LAYERS)]
         self._failed: list[set[int]] = [set() for _ in range(self.LAYERS + 1)]  # by layer: states that fail
-        # By layer, as `cache`: the moves that place every rack tile of the cell (delta, plan pairs).
+        # By layer, as `cache`: the moves that place every rack tile of the cell.
         self._full: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.LAYERS)]
         self._path: list[int] = []
         try:
@@ -473,7 +473,7 @@ class _Walk:
             state = states[layer]
             following = layer + 1
             failed = dead[following]
-            for delta, info in pending[layer]:
+            for delta, _, info in pending[layer]:
                 after = state + delta
                 if after in failed:
                     continue
@@ -496,8 +496,8 @@ class _Walk:
                 if moves is None:
                     pending.append(self._full_moves(following, after))
                 else:
-                    pairs = iter(moves)
-                    pending.append(zip(pairs, pairs, strict=True))
+                    step = iter(moves)
+                    pending.append(zip(step, step, step, strict=True))
                 break
             else:
                 dead[layer].add(state)
@@ -507,8 +507,8 @@ class _Walk:
                     path.pop()
         return None
 
-    def _full_moves(self, layer: int, state: int) -> Iterator[tuple[int, int]]:
-        """The moves of `layer` from `state` that place every rack tile of the cell (delta, plan pairs)."""
+    def _full_moves(self, layer: int, state: int) -> Iterator[tuple[int, int, int]]:
+        """The moves of `layer` from `state` that place every rack tile of the cell (as `cell_moves`)."""
         full = self._full[layer]
         if layer % 5 < 4:
             key = (state >> (layer % 5 * DESC_BITS) & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
@@ -517,22 +517,14 @@ class _Walk:
                 every = self.cache.get(key | layer << LAYER_SHIFT)
                 if every is None:
                     every = self.cell_moves(layer, state)
-                wanted = self._wanted[layer]
-                step = iter(every)
-                moves = full[key] = tuple(
-                    item
-                    for delta, _, info in zip(step, step, step, strict=True)
-                    if _OPTIONS[info][2] == wanted
-                    for item in (delta, info)
-                )
+                moves = full[key] = _placing_all(every, self._wanted[layer])
         else:
             key = state >> ACC_SHIFT
             moves = full.get(key)
             if moves is None:
-                step = iter(self.group_moves(layer, state))
-                moves = full[key] = tuple(item for delta, _, info in zip(step, step, step, strict=True) for item in (delta, info))
-        pairs = iter(moves)
-        return zip(pairs, pairs, strict=True)
+                moves = full[key] = self.group_moves(layer, state)
+        step = iter(moves)
+        return zip(step, step, step, strict=True)
 
 
 def _rack_ahead(real: list[int], rack: list[int], number: int, gaps: int) -> int:
