@@ -99,9 +99,14 @@ class HardRearrangeBot:
             count = 1 if others == 1 else chosen.endgame_samples // 4
         else:
             count = chosen.endgame_samples if short else chosen.samples
-        deal_rng = random.Random(rng.getrandbits(64))
-        best = self.decide(seat, candidates, [sample_hidden(seat, deal_rng) for _ in range(count)])
+        best = self.decide(seat, candidates, self.deals(seat, count, random.Random(rng.getrandbits(64))))
         return Draw() if best.table is None else Play(best.table)
+
+    def deals(self, seat: RearrangeSeatView, count: int, rng: random.Random) -> list[Hidden]:
+        """`count` samples of what the seat cannot see, from its view only (`sample_hidden`). A benchmark's
+        subclass may put the real hidden tiles here to measure what knowing them would be worth
+        (bench/rearrange_oracle.py); the bot itself never sees them."""
+        return [sample_hidden(seat, rng) for _ in range(count)]
 
     def decide(self, seat: RearrangeSeatView, candidates: Sequence[Candidate], deals: Sequence[Hidden]) -> Candidate:
         """The candidate with the best mean result over `deals` (what the hidden racks and pool might be;
