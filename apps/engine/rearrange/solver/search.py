@@ -109,10 +109,7 @@ class _Walk:
     def __init__(self, problem: _Problem) -> None:
         self.problem = problem
         table, rack, weight = problem.table, problem.rack, problem.weight
-        self.rack_colours = [
-            (rack[0][number] > 0) + (rack[1][number] > 0) + (rack[2][number] > 0) + (rack[3][number] > 0)
-            for number in range(15)
-        ]
+        self.rack_colours = [(a > 0) + (b > 0) + (c > 0) + (d > 0) for a, b, c, d in zip(*rack, strict=True)]
         kept_here = [[0] * 14 for _ in range(4)]
         freed_here = [[0] * 14 for _ in range(4)]
         self.due_at = [0] * 14
@@ -134,39 +131,47 @@ class _Walk:
         self.cache: dict[int, Moves] = {}
         # What a cell's moves depend on besides the state (see `cell_moves`): the inputs themselves are
         # made on the first miss only (`_inputs`); their id and the pool check's key at once.
-        real = [[table[colour][number] + rack[colour][number] for number in range(16)] for colour in range(4)]
+        real = [list(map(int.__add__, table_row, rack_row)) for table_row, rack_row in zip(table, rack, strict=True)]
         self.real = real
         self.kept_here, self.freed_here = kept_here, freed_here
         self.inputs: list[_CellInputs | None] = [None] * self.LAYERS
-        self.input_ids = [0] * self.LAYERS
-        self.pool_keys = [0] * self.LAYERS
+        input_ids = self.input_ids = [0] * self.LAYERS
+        pool_keys = self.pool_keys = [0] * self.LAYERS
         self.rack_after = [[0] * 14 for _ in range(4)]
-        joker_weight = weight[52]
         gaps = problem.rack_jokers + len(problem.table_jokers)  # jokers that could fill a run's gaps
-        for colour in range(4):
-            on_table, on_rack, colour_real, after_row = table[colour], rack[colour], real[colour], self.rack_after[colour]
-            kept_row, freed_row = kept_here[colour], freed_here[colour]
-            for number in range(1, 14):
-                # Rack tiles a run open at `number` could still take: those of the numbers it can go on to,
-                # with tiles of the colour there (or jokers filling gaps).
-                after_row[number] = _rack_ahead(colour_real, on_rack, number, gaps)
-            for number in range(13, 0, -1):
-                layer = (number - 1) * 5 + colour
-                rest = 0
-                for other in range(colour + 1, 4):
-                    rest |= real[other][number] << (2 * (other - colour - 1))
+        for on_rack, colour_real, after_row in zip(rack, real, self.rack_after, strict=True):
+            # Rack tiles a run open at `number` could still take: those of the numbers it can go on to,
+            # with tiles of the colour there (or jokers filling gaps).
+            if gaps:
+                for number in range(1, 14):
+                    after_row[number] = _rack_ahead(colour_real, on_rack, number, gaps)
+            else:
+                ahead = 0  # what a run open at `number` could take, from `number + 1` on
+                for number in range(13, 0, -1):
+                    after_row[number] = ahead
+                    ahead = min(2, on_rack[number] + ahead) if colour_real[number] else 0
+        joker_weight = weight[52]
+        opening = problem.opening
+        ids = _INPUT_IDS
+        for number in range(1, 14):
+            rest = 0  # the numbered tiles of the later colours of the number, 2 bits each
+            for colour in (3, 2, 1, 0):
+                colour_real = real[colour]
                 code = (
-                    on_table[number] | on_rack[number] << 2 | colour_real[number + 1] << 4 | colour_real[number + 2] << 6
-                    | after_row[number] << 8 | kept_row[number] << 10 | freed_row[number] << 14 | colour << 18
+                    table[colour][number] | rack[colour][number] << 2 | colour_real[number + 1] << 4
+                    | colour_real[number + 2] << 6 | self.rack_after[colour][number] << 8
+                    | kept_here[colour][number] << 10 | freed_here[colour][number] << 14 | colour << 18
                 )  # fmt: skip
-                input_key = (code, weight[colour * 13 + number - 1], joker_weight, number if problem.opening else 0)
-                found = _INPUT_IDS.get(input_key)
+                input_key = (code, weight[colour * 13 + number - 1], joker_weight, number if opening else 0)
+                found = ids.get(input_key)
                 if found is None:
-                    found = _INPUT_IDS[input_key] = next(_IDS) << _SMALL_BITS
-                    if len(_INPUT_IDS) > _CACHE_LIMIT:
-                        _INPUT_IDS.clear()
-                self.input_ids[layer] = found
-                self.pool_keys[layer] = (colour | rest << 2) << (4 * ACC_BITS + 3)
+                    found = ids[input_key] = next(_IDS) << _SMALL_BITS
+                    if len(ids) > _CACHE_LIMIT:
+                        ids.clear()
+                layer = (number - 1) * 5 + colour
+                input_ids[layer] = found
+                pool_keys[layer] = (colour | rest << 2) << (4 * ACC_BITS + 3)
+                rest = rest << 2 | colour_real[number]
         # What numbered rack tiles are worth, up to each cell (for budgets).
         self.passed: list[int] = []
         total = 0
