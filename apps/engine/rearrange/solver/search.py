@@ -138,18 +138,15 @@ class _Walk:
         input_ids = self.input_ids = [0] * self.LAYERS
         pool_keys = self.pool_keys = [0] * self.LAYERS
         self.rack_after = [[0] * 14 for _ in range(4)]
-        gaps = problem.rack_jokers + len(problem.table_jokers)  # jokers that could fill a run's gaps
-        for on_rack, colour_real, after_row in zip(rack, real, self.rack_after, strict=True):
-            # Rack tiles a run open at `number` could still take: those of the numbers it can go on to,
-            # with tiles of the colour there (or jokers filling gaps).
-            if gaps:
+        # Rack tiles a run open at `number` could still take: those of the numbers it can go on to, with
+        # tiles of the colour there (or jokers filling gaps). Only designated runs read it, and there are
+        # none unless a table joker may be freed: then it stays 0, and cells that differ only in it share
+        # their cached moves.
+        if any(problem.freeable(joker) for joker in problem.table_jokers):
+            gaps = problem.rack_jokers + len(problem.table_jokers)  # jokers that could fill a run's gaps
+            for on_rack, colour_real, after_row in zip(rack, real, self.rack_after, strict=True):
                 for number in range(1, 14):
                     after_row[number] = _rack_ahead(colour_real, on_rack, number, gaps)
-            else:
-                ahead = 0  # what a run open at `number` could take, from `number + 1` on
-                for number in range(13, 0, -1):
-                    after_row[number] = ahead
-                    ahead = min(2, on_rack[number] + ahead) if colour_real[number] else 0
         joker_weight = weight[52]
         opening = problem.opening
         ids = _INPUT_IDS
