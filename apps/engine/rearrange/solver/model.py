@@ -173,7 +173,17 @@ POOL_X_MASK = (1 << (4 * ACC_BITS + X_BITS)) - 1  # the pool and the extra bits,
 PTS_SHIFT = X_SHIFT + X_BITS
 LOW_MASK = (1 << PTS_SHIFT) - 1
 HOST = 1 << HOST_SHIFT
-LAYER_SHIFT = 48  # a walk's caches: keys past the state bits that moves depend on (pool, extra, points)
+# A walk's cache (`_Walk.cache`) keys a layer's moves by the state's bits under `KEEP[layer]`, those the
+# moves depend on (a cell: its colour's run tuple, the pool and the extra bits; a group step: the pool, the
+# extra bits and the points), | `TAG[layer]` (the layer, past every state bit: points stay far below 2^16).
+KEY_SHIFT = PTS_SHIFT + 16
+KEEP = tuple(
+    DESC_MASK << (layer % 5 * DESC_BITS) | POOL_X_MASK << ACC_SHIFT
+    if layer % 5 < 4
+    else (1 << KEY_SHIFT) - (1 << ACC_SHIFT)
+    for layer in range(65)
+)
+TAG = tuple(layer << KEY_SHIFT for layer in range(65))
 
 
 @_memo

@@ -19,11 +19,12 @@ from apps.engine.rearrange.solver.model import (
     FL_SHIFT,
     HOST,
     JL_SHIFT,
-    LAYER_SHIFT,
+    KEEP,
     LOW_MASK,
     PEND_SHIFT,
     POOL_X_MASK,
     PTS_SHIFT,
+    TAG,
     WAIT_SHIFT,
     Moves,
     _may_end,
@@ -95,6 +96,8 @@ class _Step(NamedTuple):
 Found = tuple[int, list[_Step], int]  # (value, steps, rack jokers kept in hand)
 
 
+_NOTHING = -(1 << 62)  # below any value (the floor of a search without budget)
+
 # Steps (states visited) after which a depth-first walk for a play that places everything gives up, per start.
 PLACE_ALL_STEPS = 16_000
 
@@ -127,7 +130,7 @@ class _Walk:
         self.proved_none = False  # set by `place_all`
         self.merge_layer = -1  # set by `starts`: where a start of two fates splits into them
         # Moves by layer and what they depend on in the state: one dict (fewer objects for the garbage
-        # collector to follow), keyed by the state's bits | layer << LAYER_SHIFT.
+        # collector to follow), keyed by the state's bits under `KEEP[layer]` | `TAG[layer]`.
         self.cache: dict[int, Moves] = {}
         # What a cell's moves depend on besides the state (see `cell_moves`): the inputs themselves are
         # made on the first miss only (`_inputs`); their id and the pool check's key at once.
@@ -285,7 +288,7 @@ class _Walk:
                 change = (fate - _UNDECIDED) << PEND_SHIFT
                 step = iter(self.cell_moves(layer, state + change))
                 moves += tuple(item for delta, gain, info in zip(step, step, step, strict=True) for item in (delta + change, gain, info))
-            self.cache[desc | pooled << DESC_BITS | layer << LAYER_SHIFT] = moves
+            self.cache[state & KEEP[layer] | TAG[layer]] = moves
             return moves
         extra = pooled >> (4 * ACC_BITS)
         small = desc | extra << DESC_BITS
@@ -300,7 +303,7 @@ class _Walk:
         if allowed is None:
             allowed = _allowed(key)
         moves = listed[0] if listed[2] & ~allowed == 0 else _filtered(listed, allowed)
-        self.cache[desc | pooled << DESC_BITS | layer << LAYER_SHIFT] = moves
+        self.cache[state & KEEP[layer] | TAG[layer]] = moves
         return moves
 
     def group_moves(self, layer: int, state: int) -> Moves:
@@ -309,7 +312,7 @@ class _Walk:
         number = layer // 5 + 1
         if state & self.due_at[number] << PEND_SHIFT:
             return ()
-        key = state >> ACC_SHIFT | layer << LAYER_SHIFT
+        key = state & KEEP[layer] | TAG[layer]
         moves = self.cache.get(key)
         if moves is None:
             listed: list[int] = []
@@ -355,24 +358,19 @@ class _Walk:
         # which the garbage collector need not look at.
         layers: list[tuple[dict[int, int], dict[int, int]]] = []
         current = self.starts()
-        for layer in range(self.LAYERS):
+        cached = self.cache.get
+        cell_moves, group_moves = self.cell_moves, self.group_moves
+        opening = self.opening
+        for layer, keep, tag in zip(range(self.LAYERS), KEEP, TAG, strict=True):
             is_cell = layer % 5 < 4
-            floor = -(1 << 62) if budget is None or not is_cell else self.passed[layer - layer // 5] - budget
-            moves_of = self.cell_moves if is_cell else self.group_moves
-            cache = self.cache
-            tag = layer << LAYER_SHIFT
-            shift = layer % 5 * DESC_BITS if is_cell else 0
-            opening = self.opening
+            floor = _NOTHING if budget is None or not is_cell else self.passed[layer - layer // 5] - budget
+            moves_of = cell_moves if is_cell else group_moves
             following: dict[int, int] = {}
             back: dict[int, int] = {}
             plans: dict[int, int] = {}
-            cached = cache.get
             reached = following.get
             for state, value in current.items():
-                if is_cell:
-                    moves = cached((state >> shift & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS | tag)
-                else:
-                    moves = cached(state >> ACC_SHIFT | tag)
+                moves = cached(state & keep | tag)
                 if moves is None:
                     moves = moves_of(layer, state)
                 step = iter(moves)
@@ -381,8 +379,7 @@ class _Walk:
                     if total < floor:
                         continue
                     after = self.cap(state + delta) if opening else state + delta
-                    best = reached(after)
-                    if best is None or total > best:
+                    if total > reached(after, _NOTHING):
                         following[after] = total
                         back[after] = state
                         plans[after] = info
@@ -390,7 +387,7 @@ class _Walk:
             current = following
             if held:
                 _drop_spent_jokers(current, held)
-            if not is_cell:
+            if not is_cell and len(current) >= _DOMINANCE_MIN:
                 _drop_dominated(current)
         best_state = None
         best_value = 0
@@ -516,7 +513,7 @@ class _Walk:
             key = (state >> (layer % 5 * DESC_BITS) & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
             moves = full.get(key)
             if moves is None:
-                every = self.cache.get(key | layer << LAYER_SHIFT)
+                every = self.cache.get(state & KEEP[layer] | TAG[layer])
                 if every is None:
                     every = self.cell_moves(layer, state)
                 moves = full[key] = _placing_all(every, self._wanted[layer])
@@ -558,13 +555,11 @@ class _OutOfSteps(Exception):
 def _drop_dominated(layer: dict[int, int]) -> None:
     """Dominance: a state whose runs of one colour are dominated (`_upgrades`) by those of another state,
     identical otherwise and worth as much, cannot lead anywhere better: it is dropped. (Only worth its cost
-    on a large layer.)"""
-    if len(layer) < 64:
-        return
+    on a large layer: `search` calls it from `_DOMINANCE_MIN` states on.)"""
     size = len(_DESCS)
     upgrades = _UPGRADE_STEPS
     known = layer.get
-    nothing = -(1 << 62)
+    nothing = _NOTHING
     for state, value in list(layer.items()):
         for shift in _COLOUR_SHIFTS:
             desc_id = state >> shift & DESC_MASK
@@ -580,6 +575,7 @@ def _drop_dominated(layer: dict[int, int]) -> None:
             break
 
 
+_DOMINANCE_MIN = 64
 _COLOUR_SHIFTS = tuple(colour * DESC_BITS for colour in range(4))
 # `_upgrades` as steps of the run tuple id, by run tuple id: (size of the registry of run tuples then, steps).
 _UPGRADE_STEPS: dict[int, tuple[int, tuple[int, ...]]] = {}
@@ -593,8 +589,8 @@ def _drop_spent_jokers(layer: dict[int, int], held: int) -> None:
     spent = [
         state
         for state, value in layer.items()
-        if (layer.get(state + one, -(1 << 62)) + held >= value)
-        or (state >> JL_SHIFT & 3 == 0 and layer.get(state + 2 * one, -(1 << 62)) + 2 * held >= value)
+        if (layer.get(state + one, _NOTHING) + held >= value)
+        or (state >> JL_SHIFT & 3 == 0 and layer.get(state + 2 * one, _NOTHING) + 2 * held >= value)
     ]
     for state in spent:
         del layer[state]
