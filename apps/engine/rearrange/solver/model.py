@@ -175,7 +175,8 @@ LOW_MASK = (1 << PTS_SHIFT) - 1
 HOST = 1 << HOST_SHIFT
 # A walk's cache (`_Walk.cache`) keys a layer's moves by the state's bits under `KEEP[layer]`, those the
 # moves depend on (a cell: its colour's run tuple, the pool and the extra bits; a group step: the pool, the
-# extra bits and the points), | `TAG[layer]` (the layer, past every state bit: points stay far below 2^16).
+# extra bits and the points), | `TAG[layer]` (the layer, past every state bit: points stay far below 2^16);
+# `TAG[65 + layer]` for the moves of the place-everything walk (`_Walk.place_all`).
 KEY_SHIFT = PTS_SHIFT + 16
 KEEP = tuple(
     DESC_MASK << (layer % 5 * DESC_BITS) | POOL_X_MASK << ACC_SHIFT
@@ -183,7 +184,7 @@ KEEP = tuple(
     else (1 << KEY_SHIFT) - (1 << ACC_SHIFT)
     for layer in range(65)
 )
-TAG = tuple(layer << KEY_SHIFT for layer in range(65))
+TAG = tuple(layer << KEY_SHIFT for layer in range(2 * 65))
 
 
 @_memo

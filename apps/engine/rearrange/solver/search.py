@@ -3,7 +3,6 @@ pass with budgets, the depth-first walk for a play that places everything, and d
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 from typing import NamedTuple
@@ -140,6 +139,7 @@ class _Walk:
         self.inputs: list[_CellInputs | None] = [None] * self.LAYERS
         input_ids = self.input_ids = [0] * self.LAYERS
         pool_keys = self.pool_keys = [0] * self.LAYERS
+        wanted = self.wanted = [-1] * self.LAYERS  # a cell's rack tiles (all placed in `place_all`)
         self.rack_after = [[0] * 14 for _ in range(4)]
         # Rack tiles a run open at `number` could still take: those of the numbers it can go on to, with
         # tiles of the colour there (or jokers filling gaps). Only designated runs read it, and there are
@@ -169,6 +169,7 @@ class _Walk:
                     if len(ids) > _CACHE_LIMIT:
                         ids.clear()
                 layer = (number - 1) * 5 + colour
+                wanted[layer] = rack[colour][number]
                 input_ids[layer] = found
                 pool_keys[layer] = (colour | rest << 2) << (4 * ACC_BITS + 3)
                 rest = rest << 2 | colour_real[number]
@@ -361,7 +362,7 @@ class _Walk:
         cached = self.cache.get
         cell_moves, group_moves = self.cell_moves, self.group_moves
         opening = self.opening
-        for layer, keep, tag in zip(range(self.LAYERS), KEEP, TAG, strict=True):
+        for layer, keep, tag in zip(range(self.LAYERS), KEEP, TAG[: self.LAYERS], strict=True):
             is_cell = layer % 5 < 4
             floor = _NOTHING if budget is None or not is_cell else self.passed[layer - layer // 5] - budget
             moves_of = cell_moves if is_cell else group_moves
@@ -417,12 +418,8 @@ class _Walk:
         With several start states (the fates of table jokers), each is walked in turn for a number of
         steps that doubles every round: a fate that places everything at once is not kept waiting while
         another is proved hopeless (the states found hopeless stay known)."""
-        rack = self.problem.rack
         self.proved_none = False
-        self._wanted = [rack[layer % 5][layer // 5 + 1] if layer % 5 < 4 else -1 for layer in range(self.LAYERS)]
         self._failed: list[set[int]] = [set() for _ in range(self.LAYERS + 1)]  # by layer: states that fail
-        # By layer, as `cache`: the moves that place every rack tile of the cell.
-        self._full: list[dict[int, tuple[int, ...]]] = [{} for _ in range(self.LAYERS)]
         self._path: list[int] = []
         try:
             starts = list(self.starts())
@@ -444,14 +441,13 @@ class _Walk:
             self.proved_none = True
             return None
         finally:
-            del self._failed, self._full, self._path
+            del self._failed, self._path
 
     def _placed_all(self, end: int) -> Found:
-        rack = self.problem.rack
         steps = [_Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info) for layer, info in enumerate(self._path)]
         jokers = end >> JL_SHIFT & 3
-        value = sum(self.weight[colour * 13 + number - 1] * rack[colour][number] for colour in range(4) for number in range(1, 14))
-        return value + self.weight[52] * self.problem.rack_jokers, steps, jokers
+        # Every numbered rack tile placed (their weights are not below 0 when `place_all` runs).
+        return self.passed[-1] + self.weight[52] * self.problem.rack_jokers, steps, jokers
 
     def _place(self, start: int) -> int | None:
         """`place_all` from the start state `start`: the final state of a path that places everything (its
@@ -461,12 +457,14 @@ class _Walk:
         dead = self._failed
         path = self._path
         last = self.LAYERS
-        full = self._full
+        cached = self.cache.get
+        tags = TAG[last:]
         left = self._left - 1
         if not left:
             raise _OutOfSteps
         states = [start]
-        pending = [self._full_moves(0, start)]
+        step = iter(self._full_moves(0, start))
+        pending = [zip(step, step, step, strict=True)]
         while pending:
             layer = len(pending) - 1
             state = states[layer]
@@ -486,17 +484,11 @@ class _Walk:
                     raise _OutOfSteps
                 path.append(info)
                 states.append(after)
-                if following % 5 < 4:
-                    moves = full[following].get(
-                        (after >> (following % 5 * DESC_BITS) & DESC_MASK) | (after >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
-                    )
-                else:
-                    moves = full[following].get(after >> ACC_SHIFT)
+                moves = cached(after & KEEP[following] | tags[following])
                 if moves is None:
-                    pending.append(self._full_moves(following, after))
-                else:
-                    step = iter(moves)
-                    pending.append(zip(step, step, step, strict=True))
+                    moves = self._full_moves(following, after)
+                step = iter(moves)
+                pending.append(zip(step, step, step, strict=True))
                 break
             else:
                 dead[layer].add(state)
@@ -506,24 +498,18 @@ class _Walk:
                     path.pop()
         return None
 
-    def _full_moves(self, layer: int, state: int) -> Iterator[tuple[int, int, int]]:
-        """The moves of `layer` from `state` that place every rack tile of the cell (as `cell_moves`)."""
-        full = self._full[layer]
+    def _full_moves(self, layer: int, state: int) -> Moves:
+        """The moves of `layer` from `state` that place every rack tile of the cell (as `cell_moves`;
+        cached under `TAG[LAYERS + layer]`)."""
         if layer % 5 < 4:
-            key = (state >> (layer % 5 * DESC_BITS) & DESC_MASK) | (state >> ACC_SHIFT & POOL_X_MASK) << DESC_BITS
-            moves = full.get(key)
-            if moves is None:
-                every = self.cache.get(state & KEEP[layer] | TAG[layer])
-                if every is None:
-                    every = self.cell_moves(layer, state)
-                moves = full[key] = _placing_all(every, self._wanted[layer])
+            every = self.cache.get(state & KEEP[layer] | TAG[layer])
+            if every is None:
+                every = self.cell_moves(layer, state)
+            moves = _placing_all(every, self.wanted[layer])
         else:
-            key = state >> ACC_SHIFT
-            moves = full.get(key)
-            if moves is None:
-                moves = full[key] = self.group_moves(layer, state)
-        step = iter(moves)
-        return zip(step, step, step, strict=True)
+            moves = self.group_moves(layer, state)
+        self.cache[state & KEEP[layer] | TAG[self.LAYERS + layer]] = moves
+        return moves
 
 
 def _rack_ahead(real: list[int], rack: list[int], number: int, gaps: int) -> int:
