@@ -3,7 +3,7 @@ pass with budgets, the depth-first walk for a play that places everything, and d
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 from typing import NamedTuple
 
@@ -62,6 +62,7 @@ class _Problem:
     minimum: int
     hold_jokers: bool = True  # prune plays that spend a rack joker for nothing (see `_drop_spent_jokers`)
     allow_freed: bool = True  # may table jokers be freed (off: a quick first search for a lower bound)
+    numbered: tuple[int, bool] | None = field(default=None, init=False, repr=False, compare=False)  # `_numbered`
 
     def freeable(self, joker: _TableJoker) -> bool:
         """Can this table joker be freed: is a tile it stands for on the rack?"""
@@ -70,20 +71,30 @@ class _Problem:
     def numbered_nonnegative(self) -> bool:
         """Are the weights of the rack's numbered tiles all at least 0? (Budgets need it; a joker's weight
         below 0 is fine: it only makes placing the joker cost.)"""
-        return all(
-            self.weight[colour * 13 + number - 1] >= 0
-            for colour in range(4)
-            for number in range(1, 14)
-            if self.rack[colour][number]
-        )
+        return self._numbered()[1]
 
     def reachable(self) -> int:
         """The score of placing every rack tile (an upper bound; weights below 0 count 0)."""
-        total = max(self.weight[52], 0) * self.rack_jokers
-        for colour in range(4):
-            for number in range(1, 14):
-                total += max(self.weight[colour * 13 + number - 1], 0) * self.rack[colour][number]
-        return total
+        return max(self.weight[52], 0) * self.rack_jokers + self._numbered()[0]
+
+    def _numbered(self) -> tuple[int, bool]:
+        """What the numbered rack tiles are worth (weights below 0 count 0), and whether no weight of theirs
+        is below 0: worked out once (the strategy asks again and again)."""
+        found = self.numbered
+        if found is None:
+            worth, nonnegative = 0, True
+            weight = self.weight
+            for base, row in zip((-1, 12, 25, 38), self.rack, strict=True):
+                for number in range(1, 14):
+                    count = row[number]
+                    if count:
+                        face = weight[base + number]
+                        if face < 0:
+                            nonnegative = False
+                        else:
+                            worth += face * count
+            found = self.numbered = (worth, nonnegative)
+        return found
 
 
 class _Step(NamedTuple):
