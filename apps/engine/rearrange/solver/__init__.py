@@ -65,7 +65,7 @@ The package, one idea a module (each imports only those above it):
 | `groups.py` | the group step: a number's pool split into legal groups |
 | `moves.py` | a cell's moves built from its options, and the process-wide caches |
 | `search.py` | `_Walk`: the forward pass with budgets, the place-everything walk, dominance |
-| `build.py` | the new table rebuilt from a search's steps |
+| `build.py` | the new table rebuilt from a search's plans (one a layer) |
 | `strategy.py` | the order of work of one solve |
 | `play.py` | `solve` and `solve_opening`: problems from tiles |
 """

@@ -1,4 +1,5 @@
-"""The new table rebuilt from a search's steps, and rack jokers kept in hand added to it at the end."""
+"""The new table rebuilt from a search's plans (one a layer), and rack jokers kept in hand added to it at the
+end."""
 
 from __future__ import annotations
 
@@ -6,40 +7,41 @@ from apps.engine.rearrange.melds import read_meld, try_read_meld
 from apps.engine.rearrange.solver.groups import _SPLITS, Group
 from apps.engine.rearrange.solver.model import Faces, R, T, W, _memo
 from apps.engine.rearrange.solver.moves import _OPTIONS
-from apps.engine.rearrange.solver.search import _Step
 from apps.engine.tiles import JOKER, Tile
 
 _FACES = tuple(Tile.from_key(key) for key in range(52))
 _ALL_FACES = (*_FACES, JOKER)
 
 
-def _build(steps: list[_Step]) -> tuple[tuple[Faces, ...], Faces]:
-    """The new table (runs by colour and start, then groups by number) and the rack tiles placed."""
+def _build(plans: list[int]) -> tuple[tuple[Faces, ...], Faces]:
+    """The new table (runs by colour and start, then groups by number) and the rack tiles placed, from the
+    plan of every layer (`Found`)."""
     open_runs: list[list[tuple[int, list[Tile]]]] = [[] for _ in range(4)]
     runs: list[tuple[int, int, list[Tile]]] = []  # (colour, start, tiles)
     groups: list[Faces] = []
     placed: list[Tile] = []
-    for step in steps:
-        if step.colour < 0:
-            split = _SPLITS[step.info]
+    for layer, info in enumerate(plans):
+        colour, number = layer % 5, layer // 5 + 1
+        if colour == 4:  # the group step
+            split = _SPLITS[info]
             for group in split:
-                groups.append(_group_faces(group, step.number))
+                groups.append(_group_faces(group, number))
                 placed.extend([JOKER] * sum(kind == W for _, kind in group))
             continue
-        _, _, option_placed, _, option_jokers, _, _, extend, starts, order = _OPTIONS[step.info]
+        _, _, option_placed, _, option_jokers, _, _, extend, starts, order = _OPTIONS[info]
         if not extend and not starts and not option_placed:
             continue
-        face = _FACES[step.colour * 13 + step.number - 1]
+        face = _FACES[colour * 13 + number - 1]
         sources: list[tuple[int, list[Tile]]] = []
-        for (first, run), item in zip(open_runs[step.colour], extend, strict=True):
+        for (first, run), item in zip(open_runs[colour], extend, strict=True):
             if item is None:
-                runs.append((step.colour, first, run))
+                runs.append((colour, first, run))
             else:
                 run.append(face if item in (T, R) else JOKER)
             sources.append((first, run))
         for item in starts:
-            sources.append((step.number, [face if item in (T, R) else JOKER]))
-        open_runs[step.colour] = [sources[source] for source in order]
+            sources.append((number, [face if item in (T, R) else JOKER]))
+        open_runs[colour] = [sources[source] for source in order]
         placed.extend([face] * option_placed + [JOKER] * option_jokers)
     for colour, colour_runs in enumerate(open_runs):
         runs.extend((colour, first, run) for first, run in colour_runs)

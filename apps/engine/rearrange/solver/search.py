@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import product
-from typing import NamedTuple
 
 from apps.engine.rearrange.solver.groups import _LONE_GROUPS, _group_moves
 from apps.engine.rearrange.solver.model import (
@@ -97,13 +96,8 @@ class _Problem:
         return found
 
 
-class _Step(NamedTuple):
-    colour: int  # -1: the group step of `number`
-    number: int
-    info: int  # the plan: a cell option's id, or a group split's id
-
-
-Found = tuple[int, list[_Step], int]  # (value, steps, rack jokers kept in hand)
+# (value, the plan of every layer in order: a cell option's id or a group split's id, rack jokers kept in hand)
+Found = tuple[int, list[int], int]
 
 
 _NOTHING = -(1 << 62)  # below any value (the floor of a search without budget)
@@ -360,8 +354,8 @@ class _Walk:
         return state
 
     def search(self, budget: int | None) -> Found | None:
-        """The best final state's value, the steps that reach it and the rack jokers left in hand (to add
-        to the finished table), or None if no legal table exists: a forward pass, layer by layer.
+        """The best final state's value, the plans (one a layer) that reach it and the rack jokers left in
+        hand (to add to the finished table), or None if no legal table exists: a forward pass, layer by layer.
 
         `budget` (None: no limit) prunes every state that has already left more than that much weight of
         numbered rack tiles unplaced: the best play survives when it leaves at most `budget` in all."""
@@ -409,15 +403,13 @@ class _Walk:
                 best_state, best_value = state, value
         if best_state is None:
             return None
-        steps: list[_Step] = []
+        taken = [0] * self.LAYERS
         state = best_state
         for layer in range(self.LAYERS - 1, -1, -1):
             back, plans = layers[layer]
-            info = plans[state]
+            taken[layer] = plans[state]
             state = back[state]
-            steps.append(_Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info))
-        steps.reverse()
-        return best_value, steps, (best_state >> JL_SHIFT & 3) if held else 0
+        return best_value, taken, (best_state >> JL_SHIFT & 3) if held else 0
 
     def place_all(self) -> Found | None:
         """A play that places every numbered rack tile (rack jokers too, or kept in hand to add at the
@@ -455,10 +447,9 @@ class _Walk:
             del self._failed, self._path
 
     def _placed_all(self, end: int) -> Found:
-        steps = [_Step(layer % 5 if layer % 5 < 4 else -1, layer // 5 + 1, info) for layer, info in enumerate(self._path)]
         jokers = end >> JL_SHIFT & 3
         # Every numbered rack tile placed (their weights are not below 0 when `place_all` runs).
-        return self.passed[-1] + self.weight[52] * self.problem.rack_jokers, steps, jokers
+        return self.passed[-1] + self.weight[52] * self.problem.rack_jokers, list(self._path), jokers
 
     def _place(self, start: int) -> int | None:
         """`place_all` from the start state `start`: the final state of a path that places everything (its

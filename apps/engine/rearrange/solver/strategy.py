@@ -87,8 +87,8 @@ def _finish(problem: _Problem, result: Found | None) -> _Play | None:
     anywhere, the search is redone without that shortcut)."""
     if result is None:
         return None
-    score, steps, held = result
-    table, placed = _build(steps)
+    score, plans, held = result
+    table, placed = _build(plans)
     if held and problem.weight[52] > 0:
         added = _add_jokers(table, held)
         if added is None:
