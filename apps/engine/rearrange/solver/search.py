@@ -24,6 +24,8 @@ from apps.engine.rearrange.solver.model import (
     PTS_SHIFT,
     TAG,
     WAIT_SHIFT,
+    X_MASK,
+    X_SHIFT,
     Moves,
     _may_end,
     _upgrades,
@@ -99,6 +101,11 @@ class _Problem:
 # (value, the plan of every layer in order: a cell option's id or a group split's id, rack jokers kept in hand)
 Found = tuple[int, list[int], int]
 
+
+# By layer: where the cell's colour's run tuple sits in a state. By extra bits: the jokers that could still
+# join the number's groups (`_JOKERS_OF`), where the pool check's key holds them.
+_DESC_SHIFT = tuple(layer % 5 * DESC_BITS for layer in range(65))
+_POOL_JOKERS = tuple(jokers << (4 * ACC_BITS) for jokers in _JOKERS_OF)
 
 _NOTHING = -(1 << 62)  # below any value (the floor of a search without budget)
 
@@ -286,8 +293,6 @@ class _Walk:
         cell's moves for the state's run tuple and extra bits, less those whose share of the group pool
         could no longer become legal groups. (At `merge_layer`, a state of undecided fates has the moves
         of both fates, each move taking it to that fate.)"""
-        desc = state >> (layer % 5 * DESC_BITS) & DESC_MASK
-        pooled = state >> ACC_SHIFT & POOL_X_MASK
         if layer == self.merge_layer and state >> PEND_SHIFT & 15 == _UNDECIDED:
             moves: Moves = ()
             for fate in (_FREE_FIRST, _FREE_SECOND):
@@ -296,15 +301,16 @@ class _Walk:
                 moves += tuple(item for delta, gain, info in zip(step, step, step, strict=True) for item in (delta + change, gain, info))
             self.cache[state & KEEP[layer] | TAG[layer]] = moves
             return moves
-        extra = pooled >> (4 * ACC_BITS)
-        small = desc | extra << DESC_BITS
-        listed = _UNPOOLED.get(self.input_ids[layer] | small)
+        extra = state >> X_SHIFT & X_MASK
+        small = state >> _DESC_SHIFT[layer] & DESC_MASK | extra << DESC_BITS
+        listed_key = self.input_ids[layer] | small
+        listed = _UNPOOLED.get(listed_key)
         if listed is None:
             listed = _listed_moves(self._inputs(layer), small)
             if len(_UNPOOLED) > _CACHE_LIMIT:
                 _UNPOOLED.clear()
-            _UNPOOLED[self.input_ids[layer] | small] = listed
-        key = (pooled & ACC_MASK) | _JOKERS_OF[extra] << (4 * ACC_BITS) | self.pool_keys[layer]
+            _UNPOOLED[listed_key] = listed
+        key = state >> ACC_SHIFT & ACC_MASK | _POOL_JOKERS[extra] | self.pool_keys[layer]
         allowed = _ALLOWED.get(key)
         if allowed is None:
             allowed = _allowed(key)
