@@ -50,14 +50,14 @@ sys.path.insert(0, str(ROOT))
 
 from apps.engine.bots import get_bot  # noqa: E402
 from apps.engine.bots.rearrange_hard import HardRearrangeBot  # noqa: E402
-from apps.engine.bots.rearrange_search import Candidate, Hidden, after, evaluate, playout  # noqa: E402
+from apps.engine.bots.rearrange_search import Candidate, after, evaluate, playout  # noqa: E402
 from apps.engine.bots.rearrange_view import RearrangeSeatView  # noqa: E402
 from apps.engine.bots.simulate import winners_share  # noqa: E402
 from apps.engine.game import JSON, Draw, Move, get_rules  # noqa: E402
 from apps.engine.rearrange.melds import rack_value  # noqa: E402
 from apps.engine.rearrange.moves import Play  # noqa: E402
 from apps.engine.rearrange.solver import Solution, solve  # noqa: E402
-from apps.engine.tiles import tile_of  # noqa: E402
+from bench.rearrange_oracle import truth_of  # noqa: E402
 
 SLUG = "tile-rummy-rearrange"
 
@@ -219,10 +219,6 @@ def load_model(path: str) -> Model:
 PLAYOUT_ROUNDS = 500  # to the game's end
 
 
-def truth(state: Any) -> Hidden:
-    return Hidden(tuple(tuple(tile_of(tile) for tile in rack) for rack in state.racks), tuple(tile_of(tile) for tile in state.pool))
-
-
 def collect_deals(job: tuple[int, tuple[int, ...], str]) -> list[str]:
     """JSON lines of every labelled decision in the games of these deals (both seatings)."""
     seed, deals, model = job
@@ -244,7 +240,7 @@ def collect_deals(job: tuple[int, tuple[int, ...], str]) -> list[str]:
                     full = labelled(seat)
                     if full is not None:
                         situation, candidates, facts = options(looker, seat, full)
-                        real = truth(state)
+                        real = truth_of(state)
                         results = [evaluate(playout(after(seat, real, candidate), PLAYOUT_ROUNDS), seat.seat) for candidate in candidates]
                         decisions.append(
                             {
