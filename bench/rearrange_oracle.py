@@ -25,7 +25,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,8 +68,16 @@ def truth_of(state: RearrangeState) -> Hidden:
     return Hidden(tuple(tuple(tile_of(tile) for tile in rack) for rack in state.racks), tuple(tile_of(tile) for tile in state.pool))
 
 
-def play(hard: Bot, seed: int, deal: int, rotation: int, cpu: list[float] | None = None) -> float:
-    """One game of `hard` against Greedy (Hard in seat `rotation`): Hard's share of the win."""
+def play(
+    hard: Bot,
+    seed: int,
+    deal: int,
+    rotation: int,
+    cpu: list[float] | None = None,
+    before: Callable[[RearrangeState], None] | None = None,
+) -> float:
+    """One game of `hard` against Greedy (Hard in seat `rotation`): Hard's share of the win. `before`, if
+    given, sees the state before each of Hard's moves (bench/rearrange_policy.py labels decisions there)."""
     rules = get_rules(SLUG)
     greedy = get_bot(SLUG, "greedy")
     bots = [hard, greedy] if rotation == 0 else [greedy, hard]
@@ -79,6 +87,8 @@ def play(hard: Bot, seed: int, deal: int, rotation: int, cpu: list[float] | None
         bot = bots[seat]
         if isinstance(bot, OracleHardBot):
             bot.truth = truth_of(state)
+        if bot is hard and before is not None:
+            before(state)
         started = time.process_time()
         move = bot.next_move(rules.view_for(state, seat), rng)
         if bot is hard and cpu is not None:

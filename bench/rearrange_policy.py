@@ -15,19 +15,18 @@ advantage over the planned play, on what the seat can see). On 28,385 decisions 
 `collect` plays Hard (the shipped bot, or with `--model FILE` the learned choice) against Greedy on
 deals shuffled by `Random(f"{seed}:{d}")`, both seatings (use seeds other than the goal runs' 1 and 2).
 At each of Hard's decisions after opening with tiles in the pool, unless it goes out, it takes the
-candidates the bot would weigh (`options`: the planned play, the solver's most tiles, keeping jokers,
-holding back one tile (`HardRearrangeBot._candidates`), and a draw), applies each to the real game and plays it out to the end
-by the Greedy policy for both seats (`rearrange_search.playout`, table jokers kept), every candidate with
+candidates the bot would weigh (`options`: `HardRearrangeBot._candidates`, i.e. the planned play, the
+solver's most tiles, keeping jokers, holding back one tile; and a draw), applies each to the real game and
+plays it out to the end by the Greedy policy for both seats (`rearrange_search.playout`, table jokers kept), every candidate with
 the same real future (the pool's real order and the other's real rack: an unbiased sample of what that
 candidate is worth), and writes one JSON line: the situation, each candidate's facts and result. The game
-then goes on with the bot's own move. Slow: seconds of CPU per game.
+then goes on with the bot's own move (the games are `bench/rearrange_oracle.play`'s, the simulator's). Slow: seconds of CPU per game.
 
 `fit` reads such files, fits the advantage of each candidate over the planned play (ridge regression on
 `features`, in pure Python), and prints, on decisions held out by deal (two folds), what the model's choice
 would have gained against the planned play per decision at several margins (the mean of the real results'
-differences: an unbiased one-step estimate on those states), and the fitted weights. `--weights` of
-`collect` with a fitted model (`--model FILE`, written by `fit --write FILE`) plays the learned choice, to
-gather the states it reaches (DAgger).
+differences: an unbiased one-step estimate on those states), and the fitted weights. `collect --model FILE`
+with a model written by `fit --write FILE` plays the learned choice, to gather the states it reaches (DAgger).
 """
 
 from __future__ import annotations
@@ -42,22 +41,22 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from apps.engine.bots import get_bot  # noqa: E402
 from apps.engine.bots.rearrange_hard import HardRearrangeBot  # noqa: E402
-from apps.engine.bots.rearrange_search import Candidate, after, evaluate, playout  # noqa: E402
+from apps.engine.bots.rearrange_search import Candidate, _without, after, evaluate, playout  # noqa: E402
 from apps.engine.bots.rearrange_view import RearrangeSeatView  # noqa: E402
-from apps.engine.bots.simulate import winners_share  # noqa: E402
 from apps.engine.game import JSON, Draw, Move, get_rules  # noqa: E402
 from apps.engine.rearrange.melds import rack_value  # noqa: E402
 from apps.engine.rearrange.moves import Play  # noqa: E402
 from apps.engine.rearrange.solver import Solution, solve  # noqa: E402
-from bench.rearrange_oracle import truth_of  # noqa: E402
+from apps.engine.rearrange.state import RearrangeState  # noqa: E402
+from bench.rearrange_oracle import play, truth_of  # noqa: E402
 
 SLUG = "tile-rummy-rearrange"
 
@@ -74,7 +73,9 @@ class Situation:
     pool: int  # tiles left to draw
     table: int  # tiles on the table
     most: int  # tiles the solver's best play places (the Greedy bot's play)
-    others_open: bool = True  # has every other seat still in opened (only then can it use the table)
+    # Has every other seat still in opened (only then can it use the table)? Files gathered before the flag
+    # existed (the README's 28,385 decisions) have five fields and read True: its terms are then 0.
+    others_open: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,9 +153,7 @@ class Model:
 
 def _facts(seat: RearrangeSeatView, candidate: Candidate) -> Facts:
     """What `candidate` leaves, as the seat sees it."""
-    rack = list(seat.rack)
-    for tile in candidate.placed:
-        rack.remove(tile)
+    rack = _without(seat.rack, candidate.placed)
     table = seat.table if candidate.table is None else candidate.table
     later = solve(table, rack, free_jokers=False) if rack else None
     return Facts(
@@ -216,47 +215,42 @@ def load_model(path: str) -> Model:
 
 
 # --- the data ------------------------------------------------------------------------------------------------
+
 PLAYOUT_ROUNDS = 500  # to the game's end
+
+
+def label(looker: HardRearrangeBot, deal: int, rotation: int, decisions: list[dict[str, Any]], state: RearrangeState) -> None:
+    """Before a move of Hard's (in seat `rotation`): if the model would decide it, every candidate's result
+    played out to the end with the real future, appended to `decisions`."""
+    seat = RearrangeSeatView.of(get_rules(SLUG).view_for(state, rotation))
+    full = labelled(seat)
+    if full is None:
+        return
+    situation, candidates, facts = options(looker, seat, full)
+    real = truth_of(state)
+    results = [evaluate(playout(after(seat, real, candidate), PLAYOUT_ROUNDS), rotation) for candidate in candidates]
+    rows = zip(facts, candidates, results, strict=True)
+    decisions.append(
+        {
+            "deal": deal,
+            "rotation": rotation,
+            "situation": dataclasses.astuple(situation),
+            "candidates": [[*dataclasses.astuple(fact), candidate.name, result] for fact, candidate, result in rows],
+        }
+    )
 
 
 def collect_deals(job: tuple[int, tuple[int, ...], str]) -> list[str]:
     """JSON lines of every labelled decision in the games of these deals (both seatings)."""
     seed, deals, model = job
-    rules = get_rules(SLUG)
     player = LearnedHardBot(load_model(model)) if model else HardRearrangeBot()
     looker = HardRearrangeBot()
-    greedy = get_bot(SLUG, "greedy")
     lines: list[str] = []
     for deal in deals:
         for rotation in (0, 1):
-            bots = [player, greedy] if rotation == 0 else [greedy, player]
-            state = rules.new_game(2, random.Random(f"{seed}:{deal}"))
-            rng = random.Random(f"{seed}:{deal}:{rotation}")
             decisions: list[dict[str, Any]] = []
-            while (seat_no := rules.to_move(state)) is not None:
-                view = rules.view_for(state, seat_no)
-                if seat_no == rotation:
-                    seat = RearrangeSeatView.of(view)
-                    full = labelled(seat)
-                    if full is not None:
-                        situation, candidates, facts = options(looker, seat, full)
-                        real = truth_of(state)
-                        results = [evaluate(playout(after(seat, real, candidate), PLAYOUT_ROUNDS), seat.seat) for candidate in candidates]
-                        decisions.append(
-                            {
-                                "deal": deal,
-                                "rotation": rotation,
-                                "situation": dataclasses.astuple(situation),
-                                "candidates": [[*dataclasses.astuple(fact), candidate.name, result] for fact, candidate, result in zip(facts, candidates, results, strict=True)],
-                            }
-                        )
-                state = rules.apply(state, seat_no, bots[seat_no].next_move(view, rng))
-            result = rules.result(state)
-            assert result is not None
-            won = winners_share(result.scores)[rotation]
-            for decision in decisions:
-                decision["won"] = won
-                lines.append(json.dumps(decision))
+            won = play(player, seed, deal, rotation, before=partial(label, looker, deal, rotation, decisions))
+            lines += [json.dumps({**decision, "won": won}) for decision in decisions]
     return lines
 
 
@@ -278,7 +272,14 @@ def collect(args: argparse.Namespace) -> int:
 # --- the fit ---------------------------------------------------------------------------------------------
 
 
-Row = tuple[Situation, list[Facts], list[float], int]  # situation, facts (planned first), results, deal
+class Row(NamedTuple):
+    """One decision read back: the candidates' facts, kinds and results in the file's order (planned first)."""
+
+    situation: Situation
+    facts: list[Facts]
+    results: list[float]
+    group: int  # the deal, told apart by file (the folds hold out whole deals)
+    kinds: list[str] = []  # "planned", "greedy", "keep", "hold", "draw"
 
 
 def read(paths: Sequence[str]) -> list[Row]:
@@ -286,16 +287,23 @@ def read(paths: Sequence[str]) -> list[Row]:
     for number, path in enumerate(paths):
         for line in Path(path).read_text().splitlines():
             data = json.loads(line)
-            facts = [Facts(*candidate[:5]) for candidate in data["candidates"]]
-            results = [float(candidate[6]) for candidate in data["candidates"]]
-            rows.append((Situation(*data["situation"]), facts, results, number * 100_000 + int(data["deal"])))
+            candidates = data["candidates"]
+            rows.append(
+                Row(
+                    Situation(*data["situation"]),
+                    [Facts(*candidate[:5]) for candidate in candidates],
+                    [float(candidate[6]) for candidate in candidates],
+                    number * 100_000 + int(data["deal"]),
+                    [candidate[5].split(" ")[0] for candidate in candidates],
+                )
+            )
     return rows
 
 
 def solve_linear(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """Gaussian elimination with partial pivoting (the matrix is small and, with the ridge, regular).
 
-    >>> solve_linear([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0])
+    >>> [round(value, 9) for value in solve_linear([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0])]
     [0.8, 1.4]
     """
     size = len(vector)
@@ -307,15 +315,15 @@ def solve_linear(matrix: list[list[float]], vector: list[float]) -> list[float]:
             if index != column and rows[index][column]:
                 factor = rows[index][column] / rows[column][column]
                 rows[index] = [value - factor * top for value, top in zip(rows[index], rows[column], strict=True)]
-    return [round(rows[index][size] / rows[index][index], 12) for index in range(size)]
+    return [rows[index][size] / rows[index][index] for index in range(size)]
 
 
 def fit(rows: Sequence[Row], ridge: float) -> list[float]:
     """Least squares of each candidate's result less the planned play's on its features, plus `ridge`."""
-    size = len(features(rows[0][0], rows[0][1][0], rows[0][1][0]))
+    size = len(features(rows[0].situation, rows[0].facts[0], rows[0].facts[0]))
     gram = [[0.0] * size for _ in range(size)]
     moment = [0.0] * size
-    for situation, facts, results, _ in rows:
+    for situation, facts, results, *_ in rows:
         for fact, result in zip(facts[1:], results[1:], strict=True):
             x = features(situation, fact, facts[0])
             y = result - results[0]
@@ -333,7 +341,7 @@ def fit(rows: Sequence[Row], ridge: float) -> list[float]:
 def gains(rows: Sequence[Row], model: Model) -> tuple[float, int]:
     """The mean real gain over the planned play of the model's choices, per decision, and how many it changed."""
     total, changed = 0.0, 0
-    for situation, facts, results, _ in rows:
+    for situation, facts, results, *_ in rows:
         chosen = model.choose(situation, facts)
         if chosen:
             changed += 1
@@ -343,14 +351,11 @@ def gains(rows: Sequence[Row], model: Model) -> tuple[float, int]:
 
 def fit_command(args: argparse.Namespace) -> int:
     rows = read(args.files)
-    print(f"{len(rows)} decisions, {sum(len(row[1]) - 1 for row in rows)} candidates beside the planned play")
+    print(f"{len(rows)} decisions, {sum(len(row.facts) - 1 for row in rows)} candidates beside the planned play")
     by_name: dict[str, list[float]] = {}
-    for line_file in args.files:
-        for line in Path(line_file).read_text().splitlines():
-            data = json.loads(line)
-            base = data["candidates"][0][6]
-            for candidate in data["candidates"][1:]:
-                by_name.setdefault(candidate[5].split(" ")[0], []).append(candidate[6] - base)
+    for row in rows:
+        for kind, result in zip(row.kinds[1:], row.results[1:], strict=True):
+            by_name.setdefault(kind, []).append(result - row.results[0])
     for name, values in sorted(by_name.items()):
         mean = sum(values) / len(values)
         spread = (sum((value - mean) ** 2 for value in values) / max(len(values) - 1, 1)) ** 0.5 / len(values) ** 0.5
@@ -358,8 +363,8 @@ def fit_command(args: argparse.Namespace) -> int:
     margins = [float(margin) for margin in args.margins.split(",")]
     folds = 2
     for fold in range(folds):
-        train = [row for row in rows if row[3] % folds != fold]
-        test = [row for row in rows if row[3] % folds == fold]
+        train = [row for row in rows if row.group % folds != fold]
+        test = [row for row in rows if row.group % folds == fold]
         weights = fit(train, args.ridge)
         text = ", ".join(
             f"margin {margin}: {gain * 100:+.2f} ({changed})"

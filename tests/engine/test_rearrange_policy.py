@@ -57,7 +57,7 @@ def test_the_fit_finds_the_advantages_it_was_given():
         ]
         model = Model(tuple(truth), 0.0)
         results = [0.5, *(0.5 + model.advantage(situation, fact, facts[0]) for fact in facts[1:])]
-        rows.append((situation, facts, results, deal))
+        rows.append(script.Row(situation, facts, results, deal))
     fitted = script.fit(rows, ridge=1e-6)
     assert max(abs(a - b) for a, b in zip(fitted, truth, strict=True)) < 1e-4
 
@@ -74,10 +74,12 @@ def test_the_options_are_the_hard_bots_candidates_and_a_draw_seen_from_the_view(
     assert situation == Situation(rack=8, other=4, pool=30, table=12, most=len(full.placed), others_open=True)
     left = sum(rack_value(tile) for tile in seat.rack)
     assert facts[-1] == Facts(placed=0, draws=True, reserve=facts[-1].reserve, jokers=1, left_value=left)
+    kept = solve(seat.table, seat.rack, free_jokers=False)  # a draw leaves rack and table: what they place now
+    assert facts[-1].reserve == (0 if kept is None else len(kept.placed)) > 0
     for candidate, fact in zip(candidates, facts, strict=True):
         assert fact.placed == len(candidate.placed)
         assert fact.left_value == left - sum(rack_value(tile) for tile in candidate.placed)
-        assert 0 < fact.reserve <= len(seat.rack) - fact.placed or fact.reserve == 0
+        assert 0 <= fact.reserve <= len(seat.rack) - fact.placed
     # The view with the hidden tiles dealt otherwise gives the same options.
     other = poisoned(state, 1)
     assert options(bot, RearrangeSeatView.of(RULES.view_for(other, 0)), full) == (situation, candidates, facts)
