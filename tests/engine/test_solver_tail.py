@@ -6,10 +6,11 @@ the only optimum, the joker worth freeing is the earlier or the later one, or bo
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apps.engine.rearrange.solver import solve
+from apps.engine.rearrange.solver import solve, strategy
 from apps.engine.tiles import JOKER, Tile, format_tiles, parse_melds, parse_tiles
 from tests.engine.rearrange_brute import best_score
 from tests.engine.test_solver import Faces, assert_legal, corner_position, corner_sets
@@ -53,6 +54,40 @@ def test_with_a_rack_joker_it_frees_a_table_joker_when_that_is_best() -> None:
     assert placed == "r10 r12 r13 b9 J"
     kept = solve(parse_melds(table), parse_tiles(rack), free_jokers=False)
     assert kept is not None and len(kept.placed) == 4 and kept.score < score
+
+
+# Positions where no play places the whole rack and the first play (table jokers kept, rack jokers added at
+# the end if they fit) leaves two tiles, and the best play leaves only the lightest: by freeing a table
+# joker, or (the fourth) by placing the rack joker in a set (found among small random positions of
+# `bench/positions.py`).
+LEAVE_LIGHTEST = [
+    ("J b10 y10 k10 | k13 r13 y13 | k10 b10 y10 | r1 r2 r3 r4", "r1 r9 r10", "r9 r10"),
+    ("J y3 y4 | J k5 r5", "r2 y2 y2 b1 b2", "r2 y2 y2 b2"),
+    ("y8 y9 y10 J | r11 b11 k11 | b2 b3 b4 | b13 r13 y13 k13", "r9 y11 y13 k1 k6", "y11 y13"),
+    ("b12 J r12 | b9 b10 b11 b12 | b7 b8 b9 b10 b11", "y10 b4 b6 k12 J", "y10 b6 k12 J"),
+    ("J b13 y13 | J y1 k1 b1", "r1 b12 k1 k12", "r1 b12 k12"),
+    ("y13 k13 J | b9 J b11 b12 | b5 b6 b7 b8", "r13 b6 b9 k2", "r13 b6 b9"),
+]
+
+
+@pytest.mark.parametrize(("table", "rack", "placed"), LEAVE_LIGHTEST)
+def test_a_play_leaving_only_the_lightest_tile_is_found_by_a_walk_and_is_the_best(
+    table: str, rack: str, placed: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    walked: list[bool] = []
+    leave_lightest = strategy._leave_lightest
+
+    def spy(problem: strategy._Problem, lightest: int) -> strategy._Play | None:
+        found = leave_lightest(problem, lightest)
+        walked.append(found is not None)
+        return found
+
+    monkeypatch.setattr(strategy, "_leave_lightest", spy)
+    found, score = best(table, rack)
+    assert found == placed
+    assert walked == [True]
+    kept = solve(parse_melds(table), parse_tiles(rack), free_jokers=False)
+    assert kept is not None and (kept.score == score) == ("J" in rack.split())
 
 
 @st.composite

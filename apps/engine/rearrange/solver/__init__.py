@@ -50,11 +50,14 @@ and exact: it explores every way of building the table, up to interchangeable ch
   best play leaves less than any play it left out must leave, at least as many tiles as it takes to pass
   the budget). When a table joker may be freed, a search without that (and without rack jokers) gives a
   first play: the full search looks only at plays that leave less (one tight budget, then that one),
-  and without rack jokers it leaves out the fate that keeps every joker, which the first play covers. Of
-  two jokers at one number, one kept and one freed, a fate whose every play the other way round also
-  allows is left out; of two table jokers,
-  "keep the first, free the second" and the other way round share one start until the first number
-  either joker stands at (nothing before it tells them apart), where it splits into both.
+  and without rack jokers it leaves out the fate that keeps every joker, which the first play covers.
+  When the walk has proved that no play places everything, every play leaves at least the lightest
+  numbered rack tile: a first play leaving no more is the best, and one leaving two tiles at most is
+  first challenged by a place-everything walk of the rack less a lightest tile (one per such face),
+  whose play, if it finds one, is the best. Of two jokers at one number, one kept and one freed, a
+  fate whose every play the other way round also allows is left out; of two table jokers, "keep the
+  first, free the second" and the other way round share one start until the first number either joker
+  stands at (nothing before it tells them apart), where it splits into both.
 
 The package, one idea a module (each imports only those above it):
 

@@ -1,5 +1,5 @@
-"""The order of work of one solve: the place-everything walk, a first search without freed jokers, budgets
-that grow, and when a search's answer is conclusive."""
+"""The order of work of one solve: the place-everything walk, a first search without freed jokers, walks
+that leave only a lightest tile, budgets that grow, and when a search's answer is conclusive."""
 
 from __future__ import annotations
 
@@ -127,6 +127,18 @@ def _solve(problem: _Problem) -> _Play | None:
             first = _Play(first.score + problem.weight[52] * problem.rack_jokers, added, placed)
     if first is not None and first.score >= reachable:
         return first
+    if skip and first is not None:
+        # No play places every numbered rack tile (the walk proved it), so none leaves less than the
+        # lightest of them. The first play may leave that little already; when it leaves two tiles at most,
+        # a play leaving only a lightest tile is worth a depth-first walk per such face (quick when there
+        # is one: the search it replaces looks at every play leaving up to what the first play leaves).
+        lightest = _lightest(problem)
+        if first.score >= reachable - lightest:
+            return first
+        if first.score > reachable - 3 * lightest:
+            found = _leave_lightest(problem, lightest)
+            if found is not None:
+                return found
     # The full search, with growing budgets up to what the first play leaves (nothing better leaves more).
     # Without rack jokers the first play is the best that keeps every table joker: the full search need
     # only look at plays that free one.
@@ -136,6 +148,32 @@ def _solve(problem: _Problem) -> _Play | None:
     if full is None or (first is not None and first.score >= full.score):
         return first
     return full
+
+
+def _lightest(problem: _Problem) -> int:
+    """The weight of the lightest numbered rack tile (the rack holds one: a play was found)."""
+    weight = problem.weight
+    return min(
+        weight[colour * 13 + number - 1] for colour in range(4) for number in range(1, 14) if problem.rack[colour][number]
+    )
+
+
+def _leave_lightest(problem: _Problem, lightest: int) -> _Play | None:
+    """A play that places every rack tile but one of weight `lightest`, found by the place-everything walk
+    of the rack without it, one face of that weight after the other; None if no walk finds one (each
+    gives up as `_Walk.place_all` does)."""
+    reachable = problem.reachable()
+    for colour in range(4):
+        for number in range(1, 14):
+            if not problem.rack[colour][number] or problem.weight[colour * 13 + number - 1] != lightest:
+                continue
+            rack = [list(row) for row in problem.rack]
+            rack[colour][number] -= 1
+            smaller = replace(problem, rack=rack)
+            play = _finish(smaller, _Walk(smaller).place_all())
+            if play is not None and play.score >= reachable - lightest:
+                return play
+    return None
 
 
 def _solution(problem: _Problem) -> Solution | None:
