@@ -49,6 +49,11 @@ def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None, known: i
     for round, budget in enumerate(_budgets(problem, first)):
         # With a play known, one tight search, then the last (a search costs less than its budget would
         # suggest: beyond a tile or two, what it looks at is mostly the arrangements of the table tiles).
+        # The tight search allows up to two tiles fewer than the known play leaves (but no more than two
+        # tiles), when that is more than its budget: freeing a table joker often places two tiles more,
+        # and a search that finds a play within its budget has found the best.
+        if known is not None and not round and budget is not None:
+            budget = max(budget, _two_fewer(problem, numbered, reachable - known))
         if known is not None and (round or budget is None or budget >= reachable - known):
             budget = reachable - known
         found = walk.search(budget)
@@ -59,6 +64,25 @@ def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None, known: i
                 return found
             known = found[0] if known is None else max(known, found[0])
     return found
+
+
+def _two_fewer(problem: _Problem, numbered: list[int], left: int) -> int:
+    """The most that a play leaving two tiles fewer than one leaving `left` can leave, at most two tiles'
+    worth: the rack's heaviest items (`numbered`: the numbered tiles' weights, ascending; and rack jokers),
+    as many as a play leaving `left` leaves at least, less two, and no more than two (0 when that is none).
+
+    >>> problem = _Problem([[0] * 16] * 4, [[0] * 16] * 4, [], 0, [1000] * 53, False, 0)
+    >>> rack = [1001, 1002, 1003, 1012, 1013]
+    >>> _two_fewer(problem, rack, 2025), _two_fewer(problem, rack, 3027), _two_fewer(problem, rack, 5031)
+    (0, 1013, 2025)
+    """
+    heavy = sorted([*numbered, *[max(problem.weight[52], 0)] * problem.rack_jokers], reverse=True)
+    total = 0
+    for count, weight in enumerate(heavy, start=1):
+        total += weight
+        if total >= left:
+            return sum(heavy[: min(count - 2, 2)]) if count > 2 else 0
+    return sum(heavy[: min(len(heavy) - 2, 2)]) if len(heavy) > 2 else 0
 
 
 def _conclusive(problem: _Problem, numbered: list[int], value: int, budget: int, reachable: int) -> bool:
