@@ -6,6 +6,8 @@ the only optimum, the joker worth freeing is the earlier or the later one, or bo
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -88,6 +90,11 @@ def test_a_play_leaving_only_the_lightest_tile_is_found_by_a_walk_and_is_the_bes
     assert walked == [True]
     kept = solve(parse_melds(table), parse_tiles(rack), free_jokers=False)
     assert kept is not None and (kept.score == score) == ("J" in rack.split())
+
+
+def test_the_order_of_work_keeps_its_examples() -> None:
+    result = doctest.testmod(strategy)
+    assert result.attempted >= 1 and result.failed == 0
 
 
 @st.composite
