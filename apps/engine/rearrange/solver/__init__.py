@@ -48,10 +48,11 @@ and exact: it explores every way of building the table, up to interchangeable ch
   table, where the full search is slowest); then searches with growing budgets of weight left unplaced
   (a search whose best play leaves no more than its budget has found the best play; so has one whose
   best play leaves less than any play it left out must leave, at least as many tiles as it takes to pass
-  the budget). When a table joker may be freed, a search without that (and without rack jokers) gives a
-  first play: the full search looks only at plays that leave less (one tight budget, then that one;
-  the tight one allows up to two tiles fewer than the first play leaves, two tiles at most),
-  and without rack jokers it leaves out the fate that keeps every joker, which the first play covers.
+  the budget). When a table joker may be freed, a search without that (and without rack jokers; from
+  two tiles' budget when the walk gave up) gives a first play: the full search looks only at plays that
+  leave less (one tight budget, then that one; the tight one allows up to two tiles fewer than the first
+  play leaves, two tiles at most), and without rack jokers it leaves out the fate that keeps every joker,
+  which the first play covers.
   When the walk has proved that no play places everything, every play leaves at least the lightest
   numbered rack tile: a first play leaving no more is the best, and one leaving two tiles at most is
   first challenged by a place-everything walk of the rack less a lightest tile (one per such face),

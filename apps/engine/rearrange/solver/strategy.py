@@ -132,6 +132,7 @@ def _solve(problem: _Problem) -> _Play | None:
        then only looks at plays that beat it (and is skipped when that play places every tile)."""
     reachable = problem.reachable()
     skip = 0
+    gave_up = False
     walk = _Walk(problem)
     if not problem.opening and problem.numbered_nonnegative() and problem.weight[52] >= 0:
         everything = _finish(problem, walk.place_all())
@@ -139,10 +140,15 @@ def _solve(problem: _Problem) -> _Play | None:
             return everything
         if walk.proved_none:
             skip = 1  # no play leaves nothing
+        else:
+            gave_up = True
     if not any(problem.freeable(joker) for joker in problem.table_jokers):
         return _finish(problem, _best(problem, skip, walk))
     simple = replace(problem, rack_jokers=0, allow_freed=False)
-    first = _finish(simple, _best(simple))
+    # After a walk that gave up, this search starts at two tiles' budget (on the slow positions its rounds
+    # at nothing and one tile found nothing); a search that finds a play within its budget has found the
+    # best play, whatever the budget.
+    first = _finish(simple, _best(simple, 2 if gave_up else 0))
     if first is not None and problem.rack_jokers and problem.weight[52] > 0:
         added = _add_jokers(first.table, problem.rack_jokers)
         if added is not None:
