@@ -12,7 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apps.engine.rearrange.solver import solve, strategy
+from apps.engine.rearrange.solver import search, solve, strategy
+from apps.engine.rearrange.solver.search import Found, _Problem, _Walk
+from apps.engine.rearrange.solver.strategy import _Play
 from apps.engine.tiles import JOKER, Tile, format_tiles, parse_melds, parse_tiles
 from tests.engine.rearrange_brute import best_score
 from tests.engine.test_solver import Faces, assert_legal, corner_position, corner_sets
@@ -79,7 +81,7 @@ def test_a_play_leaving_only_the_lightest_tile_is_found_by_a_walk_and_is_the_bes
     walked: list[bool] = []
     leave_lightest = strategy._leave_lightest
 
-    def spy(problem: strategy._Problem, lightest: int) -> strategy._Play | None:
+    def spy(problem: _Problem, lightest: int) -> _Play | None:
         found = leave_lightest(problem, lightest)
         walked.append(found is not None)
         return found
@@ -90,6 +92,25 @@ def test_a_play_leaving_only_the_lightest_tile_is_found_by_a_walk_and_is_the_bes
     assert walked == [True]
     kept = solve(parse_melds(table), parse_tiles(rack), free_jokers=False)
     assert kept is not None and (kept.score == score) == ("J" in rack.split())
+
+
+@pytest.mark.parametrize(("table", "rack", "placed"), LEAVE_LIGHTEST)
+def test_after_a_walk_that_gives_up_the_search_from_two_tiles_finds_the_best(
+    table: str, rack: str, placed: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The place-everything walk gives up only on big tables: here it is made to give up at once, so that
+    the search without freeing starts at two tiles' budget and the full search decides."""
+    firsts: list[int] = []
+    search_best = strategy._best
+
+    def spy(problem: _Problem, first: int = 0, walk: _Walk | None = None, known: int | None = None) -> Found | None:
+        firsts.append(first)
+        return search_best(problem, first, walk, known)
+
+    monkeypatch.setattr(search, "PLACE_ALL_STEPS", 1)
+    monkeypatch.setattr(strategy, "_best", spy)
+    best(table, rack)  # legal, and as good as the brute force's best
+    assert firsts[0] == 2
 
 
 def test_the_order_of_work_keeps_its_examples() -> None:
@@ -115,6 +136,23 @@ def test_with_two_table_jokers_the_solver_places_as_much_as_a_brute_force_search
 ) -> None:
     table, rack = position
     found = solve(table, rack)
+    if found is not None:
+        assert_legal(table, rack, found)
+    assert (None if found is None else found.score) == best_score(table, rack)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(two_joker_positions())
+def test_with_two_table_jokers_and_a_walk_that_gives_up_the_solver_places_as_much_as_a_brute_force_search(
+    position: tuple[list[Faces], list[Tile]],
+) -> None:
+    table, rack = position
+    steps = search.PLACE_ALL_STEPS
+    search.PLACE_ALL_STEPS = 1  # the walk gives up at once: the searches from two tiles' budget decide
+    try:
+        found = solve(table, rack)
+    finally:
+        search.PLACE_ALL_STEPS = steps
     if found is not None:
         assert_legal(table, rack, found)
     assert (None if found is None else found.score) == best_score(table, rack)

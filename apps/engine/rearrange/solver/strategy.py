@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import accumulate
 from typing import NamedTuple
 
 from apps.engine.rearrange.melds import rack_value
@@ -14,23 +15,31 @@ from apps.engine.rearrange.solver.search import Found, _Problem, _Walk
 from apps.engine.tiles import JOKER
 
 
-def _budgets(problem: _Problem, first: int = 0) -> Iterator[int | None]:
+def _budgets(problem: _Problem, heavy: list[int], first: int = 0) -> Iterator[int | None]:
     """Budgets for `_Walk.search`, tightest first: leave `first` tiles' worth (0: nothing), then up to 1, 2,
-    4, ... tiles' worth; finally no limit. A search whose best play leaves at most its budget unplaced has
-    found the best play."""
-    weights = [max(problem.weight[52], 0)] * problem.rack_jokers
-    for colour in range(4):
-        for number in range(1, 14):
-            weights += [problem.weight[colour * 13 + number - 1]] * problem.rack[colour][number]
+    4, ... tiles' worth (`heavy`: the rack items' weights, heaviest first); finally no limit. A search whose
+    best play leaves at most its budget unplaced has found the best play."""
     if not problem.numbered_nonnegative():
         yield None
         return
-    weights.sort(reverse=True)
     count = first
-    while count < len(weights):
-        yield sum(weights[:count])
+    while count < len(heavy):
+        yield sum(heavy[:count])
         count = 2 * count if count else 1
     yield None
+
+
+def _numbered_weights(problem: _Problem) -> list[int]:
+    """The weights of the numbered rack tiles, ascending."""
+    weight, rack = problem.weight, problem.rack
+    return sorted(
+        weight[colour * 13 + number - 1] for colour in range(4) for number in range(1, 14) for _ in range(rack[colour][number])
+    )
+
+
+def _heaviest_first(problem: _Problem, numbered: list[int]) -> list[int]:
+    """The weights of the rack's items, heaviest first: the numbered tiles (`numbered`) and the rack jokers."""
+    return sorted([*numbered, *[max(problem.weight[52], 0)] * problem.rack_jokers], reverse=True)
 
 
 def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None, known: int | None = None) -> Found | None:
@@ -39,21 +48,17 @@ def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None, known: i
     then also the answer when no play the walk looks at scores as much as `known`."""
     reachable = problem.reachable()
     walk = walk or _Walk(problem)
-    numbered = sorted(
-        problem.weight[colour * 13 + number - 1]
-        for colour in range(4)
-        for number in range(1, 14)
-        for _ in range(problem.rack[colour][number])
-    )
+    numbered = _numbered_weights(problem)
+    heavy = _heaviest_first(problem, numbered)
     found: Found | None = None
-    for round, budget in enumerate(_budgets(problem, first)):
+    for round, budget in enumerate(_budgets(problem, heavy, first)):
         # With a play known, one tight search, then the last (a search costs less than its budget would
         # suggest: beyond a tile or two, what it looks at is mostly the arrangements of the table tiles).
         # The tight search allows up to two tiles fewer than the known play leaves (but no more than two
         # tiles), when that is more than its budget: freeing a table joker often places two tiles more,
         # and a search that finds a play within its budget has found the best.
         if known is not None and not round and budget is not None:
-            budget = max(budget, _two_fewer(problem, numbered, reachable - known))
+            budget = max(budget, _two_fewer(heavy, reachable - known))
         if known is not None and (round or budget is None or budget >= reachable - known):
             budget = reachable - known
         found = walk.search(budget)
@@ -66,23 +71,17 @@ def _best(problem: _Problem, first: int = 0, walk: _Walk | None = None, known: i
     return found
 
 
-def _two_fewer(problem: _Problem, numbered: list[int], left: int) -> int:
-    """The most that a play leaving two tiles fewer than one leaving `left` can leave, at most two tiles'
-    worth: the rack's heaviest items (`numbered`: the numbered tiles' weights, ascending; and rack jokers),
-    as many as a play leaving `left` leaves at least, less two, and no more than two (0 when that is none).
+def _two_fewer(heavy: list[int], left: int) -> int:
+    """What a play leaving two tiles fewer than one that leaves `left` can leave at most, two tiles' worth
+    at most: a play leaving `left` leaves at least as many of the rack's items (`heavy`: their weights,
+    heaviest first) as it takes the heaviest to reach `left`; two fewer of the heaviest (0 if none).
 
-    >>> problem = _Problem([[0] * 16] * 4, [[0] * 16] * 4, [], 0, [1000] * 53, False, 0)
-    >>> rack = [1001, 1002, 1003, 1012, 1013]
-    >>> _two_fewer(problem, rack, 2025), _two_fewer(problem, rack, 3027), _two_fewer(problem, rack, 5031)
+    >>> rack = [1013, 1012, 1003, 1002, 1001]
+    >>> _two_fewer(rack, 2025), _two_fewer(rack, 3027), _two_fewer(rack, 5031)
     (0, 1013, 2025)
     """
-    heavy = sorted([*numbered, *[max(problem.weight[52], 0)] * problem.rack_jokers], reverse=True)
-    total = 0
-    for count, weight in enumerate(heavy, start=1):
-        total += weight
-        if total >= left:
-            return sum(heavy[: min(count - 2, 2)]) if count > 2 else 0
-    return sum(heavy[: min(len(heavy) - 2, 2)]) if len(heavy) > 2 else 0
+    count = next((count for count, total in enumerate(accumulate(heavy), start=1) if total >= left), len(heavy))
+    return sum(heavy[: min(count - 2, 2)]) if count > 2 else 0
 
 
 def _conclusive(problem: _Problem, numbered: list[int], value: int, budget: int, reachable: int) -> bool:
@@ -162,7 +161,7 @@ def _solve(problem: _Problem) -> _Play | None:
         # lightest of them. The first play may leave that little already; when it leaves two tiles at most,
         # a play leaving only a lightest tile is worth a depth-first walk per such face (quick when there
         # is one: the search it replaces looks at every play leaving up to what the first play leaves).
-        lightest = _lightest(problem)
+        lightest = _numbered_weights(problem)[0]  # the rack holds a numbered tile: a play was found
         if first.score >= reachable - lightest:
             return first
         if first.score > reachable - 3 * lightest:
@@ -178,14 +177,6 @@ def _solve(problem: _Problem) -> _Play | None:
     if full is None or (first is not None and first.score >= full.score):
         return first
     return full
-
-
-def _lightest(problem: _Problem) -> int:
-    """The weight of the lightest numbered rack tile (the rack holds one: a play was found)."""
-    weight = problem.weight
-    return min(
-        weight[colour * 13 + number - 1] for colour in range(4) for number in range(1, 14) if problem.rack[colour][number]
-    )
 
 
 def _leave_lightest(problem: _Problem, lightest: int) -> _Play | None:
