@@ -44,13 +44,13 @@ class _CellInputs(NamedTuple):
     rack_after: int  # rack tiles of the colour at later numbers (at most 2 counted)
     kept_mask: int  # kept table jokers that may stand here
     freed_mask: int  # freed table jokers whose replacement this face is
+    last_mask: int  # duties of table jokers that this face is the last cell of their number to meet
     face_weight: int
     joker_weight: int
     points: int  # the number, when opening points count (else 0)
     rest: tuple[int, ...]  # numbered tiles the later colours of the number could add to its group pool
 
 
-_NO_CELL = _CellInputs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ())
 _SMALL_BITS = DESC_BITS + X_BITS  # a state's run tuple of the cell's colour and its extra bits
 _INPUT_IDS: dict[tuple[int, int, int, int], int] = {}  # a cell's inputs (but `rest`), packed -> an id past `small`
 # Ids for cached things, never reused (so that a cache emptied while a search runs cannot mix them up).
@@ -97,7 +97,7 @@ def _listed_moves(inputs: _CellInputs, small: int) -> _Listed:
         freed_left > waiting and not host,
         bool(host),
     )
-    template = _template(options, desc_id, kept_pending, pend & inputs.freed_mask)
+    template = _template(options, desc_id, kept_pending, pend & inputs.freed_mask, pend & inputs.last_mask)
     key = (template[3], inputs.colour, inputs.face_weight, inputs.joker_weight, inputs.points)
     listed = _LISTED.get(key)
     if listed is None:
@@ -112,14 +112,15 @@ def _listed_moves(inputs: _CellInputs, small: int) -> _Listed:
 # change of the extra bits, rack tiles placed, rack jokers placed, option id), flat; each move's pool share
 # (tiles), the shares used as a bit mask; an id.
 _Template = tuple[tuple[int, ...], tuple[int, ...], int, int]
-_TEMPLATES: dict[tuple[int, int, int, int], _Template] = {}
+_TEMPLATES: dict[tuple[int, int, int, int, int], _Template] = {}
 
 
-def _template(options: tuple[CellOption, ...], desc_id: int, kept_pending: int, freed_pending: int) -> _Template:
+def _template(options: tuple[CellOption, ...], desc_id: int, kept_pending: int, freed_pending: int, last: int) -> _Template:
     """The moves of `options` from a run tuple `desc_id` with these pending joker duties at the cell (the
     kept jokers that may stand here, the freed jokers whose replacement this face is): one per way to
-    meet the duties."""
-    key = (id(options), desc_id, kept_pending, freed_pending)
+    meet the duties, less those that leave a duty of `last` unmet (this is its number's last cell that
+    could meet it: the group step would find it unmet)."""
+    key = (id(options), desc_id, kept_pending, freed_pending, last)
     found = _TEMPLATES.get(key)
     if found is not None:
         return found
@@ -132,6 +133,8 @@ def _template(options: tuple[CellOption, ...], desc_id: int, kept_pending: int, 
         replacements = min(placed, bin(freed_pending).count("1"))
         for kept_clear in _subsets(kept_pending, kept):
             for freed_clear in _subsets(freed_pending, replacements):
+                if last & ~(kept_clear | freed_clear):
+                    continue
                 moves += (
                     _desc_id(desc) - desc_id, table_pool | rack_pool << 2 | kept_pool << 4,
                     extra - ((kept_clear | freed_clear) << PEND_SHIFT), placed, rack_jokers, number,

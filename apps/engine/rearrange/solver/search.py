@@ -126,11 +126,13 @@ class _Walk:
         self.rack_colours = [(a > 0) + (b > 0) + (c > 0) + (d > 0) for a, b, c, d in zip(*rack, strict=True)]
         kept_here = [[0] * 14 for _ in range(4)]
         freed_here = [[0] * 14 for _ in range(4)]
+        last_here = self.last_here = [[0] * 14 for _ in range(4)]  # duties whose number's last chance is here
         self.due_at = [0] * 14
         for index, joker in enumerate(problem.table_jokers):
             for key in joker.faces:
                 kept_here[key // 13][key % 13 + 1] |= 1 << (2 * index)
                 freed_here[key // 13][key % 13 + 1] |= 1 << (2 * index + 1)
+            last_here[max(joker.faces) // 13][joker.number] |= 3 << (2 * index)
             self.due_at[joker.number] |= 3 << (2 * index)
         self.weight = weight
         self.opening = problem.opening
@@ -173,6 +175,7 @@ class _Walk:
                     table[colour][number] | rack[colour][number] << 2 | colour_real[number + 1] << 4
                     | colour_real[number + 2] << 6 | self.rack_after[colour][number] << 8
                     | kept_here[colour][number] << 10 | freed_here[colour][number] << 14 | colour << 18
+                    | last_here[colour][number] << 20
                 )  # fmt: skip
                 input_key = (code, weight[colour * 13 + number - 1], joker_weight, number if opening else 0)
                 found = ids.get(input_key)
@@ -208,6 +211,7 @@ class _Walk:
                 self.rack_after[colour][number],
                 self.kept_here[colour][number],
                 self.freed_here[colour][number],
+                self.last_here[colour][number],
                 problem.weight[colour * 13 + number - 1],
                 problem.weight[52],
                 number if problem.opening else 0,
