@@ -319,8 +319,24 @@ class _Walk:
         if allowed is None:
             allowed = _allowed(key)
         moves = listed[0] if listed[2] & ~allowed == 0 else _filtered(listed, allowed)
+        if layer % 5 == 3:
+            moves = self._splitting(layer + 1, state, moves)
         self.cache[state & KEEP[layer] | TAG[layer]] = moves
         return moves
+
+    def _splitting(self, layer: int, state: int, moves: Moves) -> Moves:
+        """Of the last cell's moves of a number, those after which the group step `layer` has a move (the
+        pool check of `cell_moves` is only a quick necessary condition, which cannot tell the jokers the
+        move itself places). The group step reads only the pool and extra bits, which the cell's key holds."""
+        step = iter(moves)
+        group_moves = self.group_moves
+        kept = tuple(
+            item
+            for delta, gain, info in zip(step, step, step, strict=True)
+            if group_moves(layer, state + delta)
+            for item in (delta, gain, info)
+        )
+        return kept if len(kept) < len(moves) else moves
 
     def group_moves(self, layer: int, state: int) -> Moves:
         """The moves of the group step `layer` from `state` (none if a joker duty of the number is unmet).
