@@ -14,11 +14,16 @@ two solvers run back to back, so machine load hits both alike. Printed:
 - min / median / p95 / p99 / max milliseconds for each solver, wall clock and CPU time of the process;
 - the ratio of the medians and the median of the per-position ratios (goal: 10 or more);
 - import plus first solve in a fresh interpreter (goal: under 0.2 s).
+
+The garbage collector is off inside each timed solve and on between them, as `timeit` does (`--gc` keeps
+it on): a full collection walks every object of the process, most of them `rummikub-solver`'s, and took
+30-70 ms of whichever solve triggered it (2026-12-06: four of ours, none over 5 ms of its own work).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import subprocess
 import sys
@@ -94,10 +99,20 @@ def checked(position: Position, found: Solution | None) -> int:
     return len(found.placed)
 
 
-def timed(run: Callable[[Position], _Result], position: Position) -> tuple[_Result, float, float]:
-    wall, cpu = time.perf_counter(), time.process_time()
-    result = run(position)
-    return result, (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
+def timed(run: Callable[[Position], _Result], position: Position, gc_on: bool = False) -> tuple[_Result, float, float]:
+    """The result, wall and CPU milliseconds of one run; the garbage collector off while it runs unless
+    `gc_on` (it collects what the run left after, untimed)."""
+    enabled = gc.isenabled()
+    if not gc_on:
+        gc.disable()
+    try:
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = run(position)
+        wall, cpu = (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
+    finally:
+        if enabled:
+            gc.enable()
+    return result, wall, cpu
 
 
 def first_solve(position: Position, runs: int = 5) -> list[float]:
@@ -114,6 +129,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0, help="positions use seeds seed, seed+1, ...")
+    parser.add_argument("--gc", action="store_true", help="keep the garbage collector on inside timed solves")
     args = parser.parse_args(argv)
 
     first = first_solve(random_position(args.seed))
@@ -122,9 +138,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows = []
     for index in range(args.positions):
         position = random_position(args.seed + index)
-        found, wall, cpu = timed(ours, position)
+        found, wall, cpu = timed(ours, position, args.gc)
         mine = (checked(position, found), wall, cpu)
-        other = timed(theirs.placed, position)
+        other = timed(theirs.placed, position, args.gc)
         rows.append((position, mine, other))
 
     print(f"{len(rows)} positions (seeds {args.seed}-{args.seed + len(rows) - 1}), "
