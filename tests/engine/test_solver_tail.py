@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apps.engine.rearrange.solver import search, solve, strategy
+from apps.engine.rearrange.solver import cells, search, solve, strategy
 from apps.engine.rearrange.solver.search import Found, _Problem, _Walk
 from apps.engine.rearrange.solver.strategy import _Play
 from apps.engine.tiles import JOKER, Tile, format_tiles, parse_melds, parse_tiles
@@ -34,6 +34,14 @@ def test_two_freed_jokers_may_share_one_set_with_two_rack_tiles() -> None:
         placed, _ = best(table, "r5 k9 y1 y2")  # r4 r5 r6 | k7 k8 k9 | y1 y2 J J
         assert placed == "r5 y1 y2 k9"
         assert solve(parse_melds(table), parse_tiles("r5 k9 y1 y2"), free_jokers=False) is None
+
+
+def test_two_freed_jokers_may_each_start_a_run_at_the_same_number() -> None:
+    # Each joker stands for r1; freed by an r1 each, each goes into r1 r2 r3 J r5, whose rack tiles are
+    # r1 and r5: two runs that become the freed jokers' sets at the same cell (found by Hypothesis).
+    assert best("J r2 r3 | J r2 r3", "r1 r1 r5 r5")[0] == "r1 r1 r5 r5"
+    assert best("J r2 r3 | J r2 r3 | b7 b8 b9", "r1 r1 r5 r5")[0] == "r1 r1 r5 r5"
+    assert solve(parse_melds("J r2 r3 | J r2 r3"), parse_tiles("r1 r1 r5 r5"), free_jokers=False) is None
 
 
 def test_of_two_table_jokers_it_frees_the_earlier_one_when_only_that_pays() -> None:
@@ -115,6 +123,11 @@ def test_after_a_walk_that_gives_up_the_search_from_two_tiles_finds_the_best(
 
 def test_the_order_of_work_keeps_its_examples() -> None:
     result = doctest.testmod(strategy)
+    assert result.attempted >= 1 and result.failed == 0
+
+
+def test_the_cells_keep_their_examples() -> None:
+    result = doctest.testmod(cells)
     assert result.attempted >= 1 and result.failed == 0
 
 

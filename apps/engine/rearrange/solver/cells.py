@@ -4,7 +4,7 @@ runs; the look-ahead that drops runs which could never become legal."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import product
+from itertools import combinations, product
 
 from apps.engine.rearrange.solver.model import (
     _RACK_ITEMS,
@@ -52,13 +52,13 @@ def _cell_options(
     real2: int,
     spare: int,
     rack_ahead: int,
-    designate: bool,
+    designate: int,
     host: bool,
 ) -> tuple[CellOption, ...]:
     """Every way (up to interchangeable choices) to use the tiles of one cell, given the colour's open runs
     `desc`: `table` tiles (all used), up to `rack` rack tiles, up to `kept_max` kept jokers, and of the
     `jokers` rack jokers and `freed` freed jokers still to place, any number in runs here (freed ones
-    only in the designated run). `designate`: a run starting here may be designated. `host`: the number
+    only in designated runs). `designate`: how many runs may be designated here. `host`: the number
     hosts a freed joker's group, so the pool keeps rack tiles apart. `real1`, `real2`: the numbered tiles
     of the colour's next two cells; with the jokers left (`spare`: kept jokers still to place) they say
     which short runs could still reach 3 tiles (no others are made). `rack_ahead`: how many rack tiles
@@ -85,7 +85,7 @@ def _raw_options(
     kept_max: int,
     jokers: int,
     freed: int,
-    designate: bool,
+    designate: int,
     host: bool,
 ) -> tuple[CellOption, ...]:
     """`_cell_options` before the look-ahead (which depends on the next cells): cached on fewer inputs."""
@@ -107,9 +107,9 @@ def _raw_options(
     return tuple(found.values())
 
 
-def _extensions(desc: tuple[int, ...], items: dict[int, int], designate: bool) -> Iterator[tuple[int | None, ...]]:
+def _extensions(desc: tuple[int, ...], items: dict[int, int], designate: int) -> Iterator[tuple[int | None, ...]]:
     """For each open run: the item kind that extends it, or None (it ends: it must be legal). A freed
-    joker extends the designated run, or a short plain run that becomes designated with it."""
+    joker extends a designated run, or a short plain run that becomes designated with it."""
     if not desc:
         yield ()
         return
@@ -126,11 +126,11 @@ def _extensions(desc: tuple[int, ...], items: dict[int, int], designate: bool) -
             items[item] += 1
 
 
-def _starts(left: dict[int, int], designate: bool, host: bool) -> Iterator[tuple[tuple[int, ...], tuple[int, int, int]]]:
+def _starts(left: dict[int, int], designate: int, host: bool) -> Iterator[tuple[tuple[int, ...], tuple[int, int, int]]]:
     """The items left after extending: which start new runs and which go to the number's group pool.
     Jokers (rack or freed) always start runs here (a freed one only a designated run); groups get their
     jokers at the number's end."""
-    if left[F] > (1 if designate else 0):
+    if left[F] > designate:
         return
     for table, rack, kept in product(range(left[T] + 1), range(left[R] + 1), range(left[V] + 1)):
         starts = (T,) * table + (R,) * rack + (V,) * kept + (W,) * left[W] + (F,) * left[F]
@@ -151,43 +151,51 @@ def _options(
     rack_jokers: int,
     freed_used: int,
     freed: int,
-    designate: bool,
+    designate: int,
 ) -> Iterator[CellOption]:
-    """The cell options for one way of extending and starting runs: with no run designated here, or (if
-    `designate`) with one designated. A run is designated at its first rack tile or freed joker, whether
+    """The cell options for one way of extending and starting runs: with no run designated here, or with
+    up to `designate` runs designated. A run is designated at its first rack tile or freed joker, whether
     it starts here or is a plain run of 1 or 2 table tiles so far (without loss of generality: a longer
-    lead of table tiles could be split off as a run of its own). A freed joker here must be in it."""
+    lead of table tiles could be split off as a run of its own). A freed joker here must be in one. Of
+    runs started by the same kind of item, the first ones are designated (they are interchangeable)."""
     if any(pooled > 3 for pooled in pool):
         return
-    candidates: list[int | None] = []  # old run index, or len(desc) + start index
     forced = [index for index, item in enumerate(extend) if item == F and not _designated(desc[index])]
     forced += [len(desc) + index for index, item in enumerate(starts) if item == F]
-    if len(forced) > 1:
+    if len(forced) > designate:
         return
-    if forced:
-        candidates = list(forced)
-    else:
-        candidates = [None]
-        if designate:
-            candidates += [
-                index for index, item in enumerate(extend) if item in _SPECIAL and not _designated(desc[index])
-            ]
-            candidates += [
-                len(desc) + index
-                for index, item in enumerate(starts)
-                if item in _SPECIAL and (index == 0 or starts[index - 1] != item)
-            ]
-    for chosen in candidates:
-        option = _option(desc, extend, starts, chosen, pool, placed, kept, rack_jokers, freed_used, freed)
-        if option is not None:
-            yield option
+    optional = [index for index, item in enumerate(extend) if item in _SPECIAL and not _designated(desc[index])]
+    optional += [len(desc) + index for index, item in enumerate(starts) if item in _SPECIAL and item != F]
+    for more in range(min(designate - len(forced), len(optional)) + 1):
+        for extra in combinations(optional, more):
+            chosen = (*forced, *extra)
+            if not _first_of_kind(chosen, starts, len(desc)):
+                continue
+            option = _option(desc, extend, starts, chosen, pool, placed, kept, rack_jokers, freed_used, freed)
+            if option is not None:
+                yield option
+
+
+def _first_of_kind(chosen: tuple[int, ...], starts: tuple[int, ...], first: int) -> bool:
+    """Are the chosen new runs (indices from `first` on) the first of those started by their kind of item?
+    (Such runs are interchangeable: designating the first ones stands for every choice.)
+
+    >>> R, F = 1, 4
+    >>> _first_of_kind((2, 3), (R, R, F), 2), _first_of_kind((3,), (R, R, F), 2), _first_of_kind((0, 4), (R, R, F), 2)
+    (True, False, True)
+    """
+    return all(
+        index == first or starts[index - first - 1] != starts[index - first] or index - 1 in chosen
+        for index in chosen
+        if index >= first
+    )
 
 
 def _option(
     desc: tuple[int, ...],
     extend: tuple[int | None, ...],
     starts: tuple[int, ...],
-    chosen: int | None,
+    chosen: tuple[int, ...],
     pool: tuple[int, int, int],
     placed: int,
     kept: int,
@@ -202,7 +210,7 @@ def _option(
         if item is None:
             ended_plain = ended_plain or not _designated(code)
             continue
-        if index == chosen:
+        if index in chosen:
             waiting += item != F
             runs.append((_code(code + 1, True, int(item in _RACK_ITEMS), int(item == F)), index))
             continue
@@ -210,7 +218,7 @@ def _option(
             waiting -= 1
         runs.append((_extend(code, item), index))
     for index, item in enumerate(starts):
-        if len(desc) + index == chosen:
+        if len(desc) + index in chosen:
             waiting += item != F
             code = _code(1, True, int(item in _RACK_ITEMS), int(item == F))
         else:

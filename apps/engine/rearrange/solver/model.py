@@ -65,8 +65,9 @@ T, R, V, W, F = 0, 1, 2, 3, 4
 _RACK_ITEMS = (R, W)
 
 # Run codes: 1..3 a plain run of that length (3: legal, may end). A freed joker must end in a set holding
-# two more rack tiles: if that set is a run, the run is *designated* when it starts (at most one open at a
-# time) and is the only run that keeps count: 4 + (length - 1) + 3 * (rack tiles + 3 * holds the joker).
+# two more rack tiles: if that set is a run, the run is *designated* at its first rack tile or freed joker
+# (one per freed joker still to place, several at one cell if need be) and is the only run that keeps
+# count: 4 + (length - 1) + 3 * (rack tiles + 3 * holds the joker).
 # If it is a group, the number is designated instead ("hosts" the joker): only there does the group pool
 # tell rack tiles from table tiles.
 

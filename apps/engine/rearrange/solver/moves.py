@@ -94,7 +94,7 @@ def _listed_moves(inputs: _CellInputs, small: int) -> _Listed:
         inputs.real2,
         bin(pend & 0b0101).count("1"),
         min(2, inputs.rack_after + jokers_left),
-        freed_left > waiting and not host,
+        max(0, freed_left - waiting - host),
         bool(host),
     )
     template = _template(options, desc_id, kept_pending, pend & inputs.freed_mask, pend & inputs.last_mask)
