@@ -44,6 +44,13 @@ def test_two_freed_jokers_may_each_start_a_run_at_the_same_number() -> None:
     assert solve(parse_melds("J r2 r3 | J r2 r3"), parse_tiles("r1 r1 r5 r5"), free_jokers=False) is None
 
 
+def test_a_freed_joker_s_run_may_start_where_the_other_freed_joker_s_group_is() -> None:
+    # r1 and b1 free both jokers; one goes into y5 k5 J, the other into r5 r6 r7 r8 J r10, whose first rack
+    # tile r5 is at the number that hosts the group.
+    placed, _ = best("J r2 r3 | J b2 b3 | r6 r7 r8", "r1 b1 y5 k5 r5 r10")
+    assert placed == "r1 r5 r10 y5 b1 k5"
+
+
 def test_of_two_table_jokers_it_frees_the_earlier_one_when_only_that_pays() -> None:
     assert best("r4 J r6 | k7 k8 J", "r5 y11 y12 b13")[0] == "r5 y11 y12"
     assert best("r4 J r6 | b7 k7 J", "r5 k9 y1 y3")[0] == "r5 y1 y3"
