@@ -53,6 +53,7 @@ class _CellInputs(NamedTuple):
 
 _SMALL_BITS = DESC_BITS + X_BITS  # a state's run tuple of the cell's colour and its extra bits
 _INPUT_IDS: dict[tuple[int, int, int, int], int] = {}  # a cell's inputs (but `rest`), packed -> an id past `small`
+_CODE_IDS: dict[int, int] = {}  # ... the same without the weights and the number -> an id past `small`
 # Ids for cached things, never reused (so that a cache emptied while a search runs cannot mix them up).
 _IDS = itertools.count(1)
 
@@ -66,15 +67,36 @@ _JOKERS_OF = tuple((extra & 3) + (extra >> 2 & 3) + bin(extra >> 4 & 0b0101).cou
 _Listed = tuple[Moves, tuple[int, ...], int, int]
 _UNPOOLED: dict[int, _Listed] = {}
 _LISTED: dict[tuple[int, ...], _Listed] = {}
+# A cell's template (see `_template`) by the id of its inputs but the weights (`_CODE_IDS`) | small.
+_TEMPLATE_OF: dict[int, _Template] = {}
 # The shares of the group pool a cell may add (bit mask), by (pool so far | jokers | `_pool_key`).
 _ALLOWED: dict[int, int] = {}
 # The moves of a listing whose share is allowed, by listing id << 4 | allowed mask.
 _FILTERED: dict[int, Moves] = {}
 
 
-def _listed_moves(inputs: _CellInputs, small: int) -> _Listed:
+def _listed_moves(inputs: _CellInputs, small: int, code_key: int) -> _Listed:
     """The moves of a cell before the pool check, shared by every cell with the same options (the options
-    tuples are cached for good, so their ids are stable keys)."""
+    tuples are cached for good, so their ids are stable keys). `code_key`: the cell's inputs but its
+    weights and number (`_CODE_IDS`) | `small`, which decide its template."""
+    template = _TEMPLATE_OF.get(code_key)
+    if template is None:
+        template = _cell_template(inputs, small)
+        if len(_TEMPLATE_OF) > _CACHE_LIMIT:
+            _TEMPLATE_OF.clear()
+        _TEMPLATE_OF[code_key] = template
+    key = (template[3], inputs.colour, inputs.face_weight, inputs.joker_weight, inputs.points)
+    listed = _LISTED.get(key)
+    if listed is None:
+        listed = (_moves(template[0], inputs), template[1], template[2], next(_IDS))
+        if len(_LISTED) > _CACHE_LIMIT:
+            _LISTED.clear()
+        _LISTED[key] = listed
+    return listed
+
+
+def _cell_template(inputs: _CellInputs, small: int) -> _Template:
+    """The moves of a cell whatever its weights, from a state's run tuple and extra bits (`small`)."""
     desc_id = small & DESC_MASK
     extra = small >> DESC_BITS
     jokers_left = extra & 3
@@ -87,25 +109,17 @@ def _listed_moves(inputs: _CellInputs, small: int) -> _Listed:
         _DESCS[desc_id],
         inputs.on_table,
         inputs.on_rack,
-        bin(kept_pending).count("1"),
+        kept_pending.bit_count(),
         jokers_left,
         freed_left,
         inputs.real1,
         inputs.real2,
-        bin(pend & 0b0101).count("1"),
+        (pend & 0b0101).bit_count(),
         min(2, inputs.rack_after + jokers_left),
         max(0, freed_left - waiting - host),
         bool(host),
     )
-    template = _template(options, desc_id, kept_pending, pend & inputs.freed_mask, pend & inputs.last_mask)
-    key = (template[3], inputs.colour, inputs.face_weight, inputs.joker_weight, inputs.points)
-    listed = _LISTED.get(key)
-    if listed is None:
-        listed = (_moves(template[0], inputs), template[1], template[2], next(_IDS))
-        if len(_LISTED) > _CACHE_LIMIT:
-            _LISTED.clear()
-        _LISTED[key] = listed
-    return listed
+    return _template(options, desc_id, kept_pending, pend & inputs.freed_mask, pend & inputs.last_mask)
 
 
 # A cell's moves whatever its colour and weights: six ints per move (run tuple id change, pool share bits,
@@ -130,7 +144,7 @@ def _template(options: tuple[CellOption, ...], desc_id: int, kept_pending: int, 
         number = _option_id(option)
         desc, (table_pool, rack_pool, kept_pool), placed, kept, rack_jokers, freed, waiting = option[:7]
         extra = -(rack_jokers << JL_SHIFT) - (freed << FL_SHIFT) + (waiting << WAIT_SHIFT)
-        replacements = min(placed, bin(freed_pending).count("1"))
+        replacements = min(placed, freed_pending.bit_count())
         for kept_clear in _subsets(kept_pending, kept):
             for freed_clear in _subsets(freed_pending, replacements):
                 if last & ~(kept_clear | freed_clear):
@@ -155,16 +169,16 @@ def _moves(template: tuple[int, ...], inputs: _CellInputs) -> Moves:
     shift = inputs.colour * DESC_BITS
     pool_shift = ACC_SHIFT + inputs.colour * ACC_BITS
     face, joker, points = inputs.face_weight, inputs.joker_weight, inputs.points
-    step = iter(template)
-    return tuple(
-        item
-        for desc, pool, extra, placed, jokers, number in zip(step, step, step, step, step, step, strict=True)
-        for item in (
+    flat: list[int] = []
+    add = flat.extend
+    for at in range(0, len(template), 6):  # a loop: most cells have 1-4 moves, too few for slices to pay
+        desc, pool, extra, placed, jokers, number = template[at : at + 6]
+        add((
             (desc << shift) + (pool << pool_shift) + extra + ((points * (placed + jokers)) << PTS_SHIFT),
             placed * face + jokers * joker,
             number,
-        )
-    )
+        ))  # fmt: skip
+    return tuple(flat)
 
 
 # Cell options by id (the options are cached for good by `_raw_options`, so `id` is a stable key).
@@ -204,13 +218,12 @@ def _filtered(listed: _Listed, allowed: int) -> Moves:
     key = listed[3] << 4 | allowed
     found = _FILTERED.get(key)
     if found is None:
-        step = iter(listed[0])
-        found = tuple(
-            item
-            for delta, gain, info, share in zip(step, step, step, listed[1], strict=True)
-            if allowed >> share & 1
-            for item in (delta, gain, info)
-        )
+        moves = listed[0]
+        flat: list[int] = []
+        for at, share in enumerate(listed[1]):
+            if allowed >> share & 1:
+                flat += moves[3 * at : 3 * at + 3]
+        found = tuple(flat)
         if len(_FILTERED) > _CACHE_LIMIT:
             _FILTERED.clear()
         _FILTERED[key] = found
@@ -228,16 +241,12 @@ def _placing_all(moves: Moves, wanted: int) -> Moves:
     key = id(moves) << 2 | wanted
     found = _PLACING_ALL.get(key)
     if found is None:
-        step = iter(moves)
-        found = (
-            moves,
-            tuple(
-                item
-                for delta, gain, info in zip(step, step, step, strict=True)
-                if _OPTIONS[info][2] == wanted
-                for item in (delta, gain, info)
-            ),
-        )
+        options = _OPTIONS
+        flat: list[int] = []
+        for at in range(2, len(moves), 3):
+            if options[moves[at]][2] == wanted:
+                flat += moves[at - 2 : at + 1]
+        found = (moves, tuple(flat))
         if len(_PLACING_ALL) > _CACHE_LIMIT:
             _PLACING_ALL.clear()
         _PLACING_ALL[key] = found

@@ -33,6 +33,7 @@ from apps.engine.rearrange.solver.model import (
 from apps.engine.rearrange.solver.moves import (
     _ALLOWED,
     _CACHE_LIMIT,
+    _CODE_IDS,
     _IDS,
     _INPUT_IDS,
     _JOKERS_OF,
@@ -166,7 +167,8 @@ class _Walk:
                     after_row[number] = _rack_ahead(colour_real, on_rack, number, gaps)
         joker_weight = weight[52]
         opening = problem.opening
-        ids = _INPUT_IDS
+        ids, code_ids = _INPUT_IDS, _CODE_IDS
+        self.code_ids = [0] * self.LAYERS
         for number in range(1, 14):
             rest = 0  # the numbered tiles of the later colours of the number, 2 bits each
             for colour in (3, 2, 1, 0):
@@ -184,6 +186,12 @@ class _Walk:
                     if len(ids) > _CACHE_LIMIT:
                         ids.clear()
                 layer = (number - 1) * 5 + colour
+                code_id = code_ids.get(code)
+                if code_id is None:
+                    code_id = code_ids[code] = next(_IDS) << _SMALL_BITS
+                    if len(code_ids) > _CACHE_LIMIT:
+                        code_ids.clear()
+                self.code_ids[layer] = code_id
                 wanted[layer] = rack[colour][number]
                 input_ids[layer] = found
                 pool_keys[layer] = (colour | rest << 2) << (4 * ACC_BITS + 3)
@@ -310,7 +318,7 @@ class _Walk:
         listed_key = self.input_ids[layer] | small
         listed = _UNPOOLED.get(listed_key)
         if listed is None:
-            listed = _listed_moves(self._inputs(layer), small)
+            listed = _listed_moves(self._inputs(layer), small, self.code_ids[layer] | small)
             if len(_UNPOOLED) > _CACHE_LIMIT:
                 _UNPOOLED.clear()
             _UNPOOLED[listed_key] = listed
