@@ -245,6 +245,7 @@ def _option(
     )
 
 
+@_memo
 def _viable(desc: tuple[int, ...], real1: int, real2: int, jokers: int, freed_left: int, rack_ahead: int) -> bool:
     """Whether the short runs can still reach 3 tiles with the numbered tiles of the next two cells and
     the jokers left, and designated runs can still get what they lack: a freed joker each (those still
