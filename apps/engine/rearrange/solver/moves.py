@@ -48,11 +48,11 @@ class _CellInputs(NamedTuple):
     face_weight: int
     joker_weight: int
     points: int  # the number, when opening points count (else 0)
-    rest: tuple[int, ...]  # numbered tiles the later colours of the number could add to its group pool
 
 
 _SMALL_BITS = DESC_BITS + X_BITS  # a state's run tuple of the cell's colour and its extra bits
-_INPUT_IDS: dict[tuple[int, int, int, int], int] = {}  # a cell's inputs (but `rest`), packed -> an id past `small`
+_INPUT_IDS: dict[tuple[int, int, int, int], int] = {}  # a cell's inputs, packed -> an id past `small`
+_INPUTS: dict[int, _CellInputs] = {}  # ... and the inputs themselves, by that id
 _CODE_IDS: dict[int, int] = {}  # ... the same without the weights and the number -> an id past `small`
 # Ids for cached things, never reused (so that a cache emptied while a search runs cannot mix them up).
 _IDS = itertools.count(1)

@@ -36,6 +36,7 @@ from apps.engine.rearrange.solver.moves import (
     _CODE_IDS,
     _IDS,
     _INPUT_IDS,
+    _INPUTS,
     _JOKERS_OF,
     _SMALL_BITS,
     _UNPOOLED,
@@ -206,11 +207,11 @@ class _Walk:
 
     def _inputs(self, layer: int) -> _CellInputs:
         """What the moves of cell `layer` depend on besides the state."""
-        found = self.inputs[layer]
+        found = self.inputs[layer] or _INPUTS.get(self.input_ids[layer])
         if found is None:
             problem = self.problem
             colour, number = layer % 5, layer // 5 + 1
-            found = self.inputs[layer] = _CellInputs(
+            found = _CellInputs(
                 colour,
                 problem.table[colour][number],
                 problem.rack[colour][number],
@@ -223,8 +224,11 @@ class _Walk:
                 problem.weight[colour * 13 + number - 1],
                 problem.weight[52],
                 number if problem.opening else 0,
-                tuple(self.real[other][number] for other in range(colour + 1, 4)),
             )
+            if len(_INPUTS) > _CACHE_LIMIT:
+                _INPUTS.clear()
+            _INPUTS[self.input_ids[layer]] = found
+        self.inputs[layer] = found
         return found
 
     def starts(self) -> dict[int, int]:
