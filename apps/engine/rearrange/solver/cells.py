@@ -164,6 +164,11 @@ def _options(
     forced += [len(desc) + index for index, item in enumerate(starts) if item == F]
     if len(forced) > designate:
         return
+    if designate == len(forced):  # nothing more may be designated (often nothing at all)
+        option = _option(desc, extend, starts, tuple(forced), pool, placed, kept, rack_jokers, freed_used, freed)
+        if option is not None:
+            yield option
+        return
     optional = [index for index, item in enumerate(extend) if item in _SPECIAL and not _designated(desc[index])]
     optional += [len(desc) + index for index, item in enumerate(starts) if item in _SPECIAL and item != F]
     for more in range(min(designate - len(forced), len(optional)) + 1):
