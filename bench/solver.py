@@ -101,7 +101,7 @@ def checked(position: Position, found: Solution | None) -> int:
 
 def timed(run: Callable[[Position], _Result], position: Position, gc_on: bool = False) -> tuple[_Result, float, float]:
     """The result, wall and CPU milliseconds of one run; the garbage collector off while it runs unless
-    `gc_on` (it collects what the run left after, untimed)."""
+    `gc_on` (once on again, it collects what the run left whenever it next runs, untimed)."""
     enabled = gc.isenabled()
     if not gc_on:
         gc.disable()

@@ -51,11 +51,27 @@ class _CellInputs(NamedTuple):
 
 
 _SMALL_BITS = DESC_BITS + X_BITS  # a state's run tuple of the cell's colour and its extra bits
-_INPUT_IDS: dict[tuple[int, int, int, int], int] = {}  # a cell's inputs, packed -> an id past `small`
-_INPUTS: dict[int, _CellInputs] = {}  # ... and the inputs themselves, by that id
-_CODE_IDS: dict[int, int] = {}  # ... the same without the weights and the number -> an id past `small`
+_NO_CELL = _CellInputs(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)  # what a group step has instead
 # Ids for cached things, never reused (so that a cache emptied while a search runs cannot mix them up).
 _IDS = itertools.count(1)
+# A cell by its inputs packed (the code: every field but the weights and points; the face weight, the joker
+# weight, the points): the id of the inputs, the id of the code (both past `small`), the inputs.
+_Cell = tuple[int, int, _CellInputs]
+_CELLS: dict[tuple[int, int, int, int], _Cell] = {}
+_CODE_IDS: dict[int, int] = {}
+
+
+def _new_cell(code: int, face_weight: int, joker_weight: int, points: int, inputs: _CellInputs) -> _Cell:
+    """The entry of `_CELLS` for a cell not seen before (its code may have been, with other weights)."""
+    code_id = _CODE_IDS.get(code)
+    if code_id is None:
+        if len(_CODE_IDS) > _CACHE_LIMIT:
+            _CODE_IDS.clear()
+        code_id = _CODE_IDS[code] = next(_IDS) << _SMALL_BITS
+    if len(_CELLS) > _CACHE_LIMIT:
+        _CELLS.clear()
+    found = _CELLS[code, face_weight, joker_weight, points] = (next(_IDS) << _SMALL_BITS, code_id, inputs)
+    return found
 
 
 # Jokers that could still join the number's groups, by a state's extra bits: rack jokers and freed jokers

@@ -33,17 +33,15 @@ from apps.engine.rearrange.solver.model import (
 from apps.engine.rearrange.solver.moves import (
     _ALLOWED,
     _CACHE_LIMIT,
-    _CODE_IDS,
-    _IDS,
-    _INPUT_IDS,
-    _INPUTS,
+    _CELLS,
     _JOKERS_OF,
-    _SMALL_BITS,
+    _NO_CELL,
     _UNPOOLED,
     _allowed,
     _CellInputs,
     _filtered,
     _listed_moves,
+    _new_cell,
     _placing_all,
 )
 
@@ -128,7 +126,7 @@ class _Walk:
         self.rack_colours = [(a > 0) + (b > 0) + (c > 0) + (d > 0) for a, b, c, d in zip(*rack, strict=True)]
         kept_here = [[0] * 14 for _ in range(4)]
         freed_here = [[0] * 14 for _ in range(4)]
-        last_here = self.last_here = [[0] * 14 for _ in range(4)]  # duties whose number's last chance is here
+        last_here = [[0] * 14 for _ in range(4)]  # duties whose number's last chance is here
         self.due_at = [0] * 14
         for index, joker in enumerate(problem.table_jokers):
             for key in joker.faces:
@@ -147,54 +145,49 @@ class _Walk:
         # Moves by layer and what they depend on in the state: one dict (fewer objects for the garbage
         # collector to follow), keyed by the state's bits under `KEEP[layer]` | `TAG[layer]`.
         self.cache: dict[int, Moves] = {}
-        # What a cell's moves depend on besides the state (see `cell_moves`): the inputs themselves are
-        # made on the first miss only (`_inputs`); their id and the pool check's key at once.
+        # What a cell's moves depend on besides the state (see `cell_moves`), shared by every solve of the
+        # process (`_CELLS`): the inputs, their id and the id of their code (the inputs but the weights).
         real = [list(map(int.__add__, table_row, rack_row)) for table_row, rack_row in zip(table, rack, strict=True)]
-        self.real = real
-        self.kept_here, self.freed_here = kept_here, freed_here
-        self.inputs: list[_CellInputs | None] = [None] * self.LAYERS
+        inputs_of = self.inputs = [_NO_CELL] * self.LAYERS  # group steps have none
         input_ids = self.input_ids = [0] * self.LAYERS
+        code_ids = self.code_ids = [0] * self.LAYERS
         pool_keys = self.pool_keys = [0] * self.LAYERS
         wanted = self.wanted = [-1] * self.LAYERS  # a cell's rack tiles (all placed in `place_all`)
-        self.rack_after = [[0] * 14 for _ in range(4)]
+        rack_after = [[0] * 14 for _ in range(4)]
         # Rack tiles a run open at `number` could still take: those of the numbers it can go on to, with
         # tiles of the colour there (or jokers filling gaps). Only designated runs read it, and there are
         # none unless a table joker may be freed: then it stays 0, and cells that differ only in it share
         # their cached moves.
         if any(problem.freeable(joker) for joker in problem.table_jokers):
             gaps = problem.rack_jokers + len(problem.table_jokers)  # jokers that could fill a run's gaps
-            for on_rack, colour_real, after_row in zip(rack, real, self.rack_after, strict=True):
+            for on_rack, colour_real, after_row in zip(rack, real, rack_after, strict=True):
                 for number in range(1, 14):
                     after_row[number] = _rack_ahead(colour_real, on_rack, number, gaps)
         joker_weight = weight[52]
         opening = problem.opening
-        ids, code_ids = _INPUT_IDS, _CODE_IDS
-        self.code_ids = [0] * self.LAYERS
+        cells = _CELLS
         for number in range(1, 14):
             rest = 0  # the numbered tiles of the later colours of the number, 2 bits each
             for colour in (3, 2, 1, 0):
                 colour_real = real[colour]
                 code = (
                     table[colour][number] | rack[colour][number] << 2 | colour_real[number + 1] << 4
-                    | colour_real[number + 2] << 6 | self.rack_after[colour][number] << 8
+                    | colour_real[number + 2] << 6 | rack_after[colour][number] << 8
                     | kept_here[colour][number] << 10 | freed_here[colour][number] << 14 | colour << 18
                     | last_here[colour][number] << 20
                 )  # fmt: skip
-                input_key = (code, weight[colour * 13 + number - 1], joker_weight, number if opening else 0)
-                found = ids.get(input_key)
+                face_weight, points = weight[colour * 13 + number - 1], number if opening else 0
+                found = cells.get((code, face_weight, joker_weight, points))
                 if found is None:
-                    found = ids[input_key] = next(_IDS) << _SMALL_BITS
-                    if len(ids) > _CACHE_LIMIT:
-                        ids.clear()
+                    inputs = _CellInputs(
+                        colour, table[colour][number], rack[colour][number], colour_real[number + 1],
+                        colour_real[number + 2], rack_after[colour][number], kept_here[colour][number],
+                        freed_here[colour][number], last_here[colour][number], face_weight, joker_weight, points,
+                    )  # fmt: skip
+                    found = _new_cell(code, face_weight, joker_weight, points, inputs)
                 layer = (number - 1) * 5 + colour
-                code_id = code_ids.get(code)
-                if code_id is None:
-                    code_id = code_ids[code] = next(_IDS) << _SMALL_BITS
-                    if len(code_ids) > _CACHE_LIMIT:
-                        code_ids.clear()
-                self.code_ids[layer] = code_id
+                input_ids[layer], code_ids[layer], inputs_of[layer] = found
                 wanted[layer] = rack[colour][number]
-                input_ids[layer] = found
                 pool_keys[layer] = (colour | rest << 2) << (4 * ACC_BITS + 3)
                 rest = rest << 2 | colour_real[number]
         # What numbered rack tiles are worth, up to each cell (for budgets).
@@ -204,32 +197,6 @@ class _Walk:
             for colour in range(4):
                 total += max(weight[colour * 13 + number - 1], 0) * rack[colour][number]
                 self.passed.append(total)
-
-    def _inputs(self, layer: int) -> _CellInputs:
-        """What the moves of cell `layer` depend on besides the state."""
-        found = self.inputs[layer] or _INPUTS.get(self.input_ids[layer])
-        if found is None:
-            problem = self.problem
-            colour, number = layer % 5, layer // 5 + 1
-            found = _CellInputs(
-                colour,
-                problem.table[colour][number],
-                problem.rack[colour][number],
-                self.real[colour][number + 1],
-                self.real[colour][number + 2],
-                self.rack_after[colour][number],
-                self.kept_here[colour][number],
-                self.freed_here[colour][number],
-                self.last_here[colour][number],
-                problem.weight[colour * 13 + number - 1],
-                problem.weight[52],
-                number if problem.opening else 0,
-            )
-            if len(_INPUTS) > _CACHE_LIMIT:
-                _INPUTS.clear()
-            _INPUTS[self.input_ids[layer]] = found
-        self.inputs[layer] = found
-        return found
 
     def starts(self) -> dict[int, int]:
         problem = self.problem
@@ -322,7 +289,7 @@ class _Walk:
         listed_key = self.input_ids[layer] | small
         listed = _UNPOOLED.get(listed_key)
         if listed is None:
-            listed = _listed_moves(self._inputs(layer), small, self.code_ids[layer] | small)
+            listed = _listed_moves(self.inputs[layer], small, self.code_ids[layer] | small)
             if len(_UNPOOLED) > _CACHE_LIMIT:
                 _UNPOOLED.clear()
             _UNPOOLED[listed_key] = listed
