@@ -234,7 +234,11 @@ def test_the_best_opening_matches_a_brute_force_search(position: tuple[list[Face
 def test_whatever_the_weights_the_play_is_legal_and_the_best(
     position: tuple[list[Faces], list[Tile]], weights: dict[Tile, int]
 ) -> None:
-    table, rack = position
+    assert_the_best_under(weights, *position)
+
+
+def assert_the_best_under(weights: dict[Tile, int], table: list[Faces], rack: list[Tile]) -> None:
+    """The solver's play under these weights is legal, worth what it says, and the brute force's best."""
     found = solve(table, rack, weights=weights)
     if found is not None:
         assert_legal(table, rack, found)

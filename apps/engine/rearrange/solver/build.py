@@ -73,13 +73,21 @@ def _add_jokers(table: tuple[Faces, ...], jokers: int) -> tuple[Faces, ...] | No
 @_memo
 def _group_faces(group: Group, number: int) -> Faces:
     real = sorted(colour for colour, kind in group if kind in (T, R))
-    faces = [_FACES[colour * 13 + number - 1] for colour in real]
-    jokers = len(group) - len(faces)
+    return _group_tiles(tuple(_FACES[colour * 13 + number - 1] for colour in real), len(group) - len(real), number)
+
+
+def _group_tiles(faces: Faces, jokers: int, number: int) -> Faces:
+    """A group of `faces` (one number, colours in order) and `jokers`, in an order that reads as a group.
+
+    >>> from apps.engine.tiles import parse_tiles
+    >>> [" ".join(map(str, _group_tiles(tuple(parse_tiles(face)), 2, number))) for face, number in (("r1", 1), ("r2", 2), ("r12", 12))]
+    ['J r1 J', 'J J r2', 'r12 J J']
+    """
     if len(faces) == 1 and number == 1:
         return (JOKER, faces[0], JOKER)  # `r1 J J` would read as the run 1-2-3
     if len(faces) == 1 and number == 2:
         return (JOKER, JOKER, faces[0])  # `r2 J J` and `J r2 J` would read as runs
-    return tuple(faces) + (JOKER,) * jokers
+    return faces + (JOKER,) * jokers
 
 
 # --- the public functions ---------------------------------------------------------------------------------

@@ -109,7 +109,8 @@ _POOL_JOKERS = tuple(jokers << (4 * ACC_BITS) for jokers in _JOKERS_OF)
 
 _NOTHING = -(1 << 62)  # below any value (the floor of a search without budget)
 
-# Steps (states visited) after which a depth-first walk for a play that places everything gives up, per start.
+# Steps (states visited) per start of the last round of the depth-first walk for a play that places everything
+# (its rounds double from 1,000 steps); a walk that has not settled by then gives up.
 PLACE_ALL_STEPS = 16_000
 
 
@@ -140,7 +141,9 @@ class _Walk:
         self.held = max(weight[52], 0) if problem.rack_jokers and problem.hold_jokers else 0
         # Leave out the start with every table joker kept (a search without freeing has covered it).
         self.skip_kept = False
-        self.proved_none = False  # set by `place_all`
+        self.proved_none = False  # set by `place_all`, as are the next two
+        self.everything: Found | None = None  # the play it found
+        self.walking = False  # `place_all` has started (`start_walk`) and not yet settled nor given up
         self.merge_layer = -1  # set by `starts`: where a start of two fates splits into them
         # Moves by layer and what they depend on in the state: one dict (fewer objects for the garbage
         # collector to follow), keyed by the state's bits under `KEEP[layer]` | `TAG[layer]`.
@@ -420,36 +423,55 @@ class _Walk:
         """A play that places every numbered rack tile (rack jokers too, or kept in hand to add at the
         end), found depth first: when the table has room, the first few paths tried reach one, without
         looking at the whole space. None if there is none, or if the walk gave up (`proved_none` says
-        which: a walk that has not found one within `PLACE_ALL_STEPS` steps per start gives up, as proving
-        there is none costs as much as the full search that follows).
+        which: a walk that has not settled it by its round of `PLACE_ALL_STEPS` steps per start gives up,
+        as proving there is none costs as much as the full search that follows).
 
-        With several start states (the fates of table jokers), each is walked in turn for a number of
-        steps that doubles every round: a fate that places everything at once is not kept waiting while
-        another is proved hopeless (the states found hopeless stay known)."""
+        The walk goes in rounds (`walk_round`), of a number of steps per start that doubles every round
+        (the states found hopeless stay known, so a round goes on where the last one stopped): with several
+        start states (the fates of table jokers), a fate that places everything at once is not kept waiting
+        while another is proved hopeless; and `strategy._walked` can race two walks a round each."""
+        self.start_walk()
+        while self.walking:
+            self.walk_round()
+        return self.everything
+
+    def start_walk(self) -> None:
+        """Set up `place_all`'s rounds (`walk_round`); `walking` stays True until the walk has found a play
+        (`everything`), proved there is none (`proved_none`) or given up."""
         self.proved_none = False
+        self.everything = None
+        self.walking = True
         self._failed: list[set[int]] = [set() for _ in range(self.LAYERS + 1)]  # by layer: states that fail
         self._path: list[int] = []
-        try:
-            starts = list(self.starts())
-            self._steps = PLACE_ALL_STEPS if len(starts) == 1 else 1000
-            while starts:
-                if self._steps > PLACE_ALL_STEPS:
-                    return None  # given up
-                for state in list(starts):
-                    self._left = self._steps
-                    self._path.clear()
-                    try:
-                        end = self._place(state)
-                    except _OutOfSteps:
-                        continue
-                    if end is not None:
-                        return self._placed_all(end)
-                    starts.remove(state)
-                self._steps *= 2
-            self.proved_none = True
-            return None
-        finally:
-            del self._failed, self._path
+        self._starts = list(self.starts())
+        self._steps = 1000
+
+    def walk_round(self) -> None:
+        """One round of `place_all`: each start not yet proved hopeless, walked for the round's steps."""
+        starts = self._starts
+        if starts and self._steps <= PLACE_ALL_STEPS:
+            for state in list(starts):
+                self._left = self._steps
+                self._path.clear()
+                try:
+                    end = self._place(state)
+                except _OutOfSteps:
+                    continue
+                if end is not None:
+                    self.everything = self._placed_all(end)
+                    break
+                starts.remove(state)
+            self._steps *= 2
+            if self.everything is None and starts and self._steps <= PLACE_ALL_STEPS:
+                return  # more rounds to come
+        self.proved_none = self.everything is None and not starts
+        self.walking = False
+        del self._failed, self._path, self._starts
+
+    @property
+    def settled(self) -> bool:
+        """Has `place_all` found a play or proved there is none (not given up, nor still walking)?"""
+        return not self.walking and (self.everything is not None or self.proved_none)
 
     def _placed_all(self, end: int) -> Found:
         jokers = end >> JL_SHIFT & 3
