@@ -88,7 +88,7 @@ def test_searched_mirrored_two_table_jokers_place_as_much_as_the_brute_force(
 
 
 # Seed 323 of `bench/positions.py`: two table jokers at 7. Its own walk neither finds a play that places
-# everything nor proves there is none within a round; the mirrored walk proves it at once, and the search
+# everything nor proves there is none within two rounds; the mirrored walk proves it at once, and the search
 # that follows costs a tenth of the other direction's.
 BIG_TABLE = (
     "k6 J k8 | y7 J r7 | k6 y6 r6 | r3 r4 r5 | k7 r7 b7 y7 | k10 y10 r10 | b9 r9 k9 | y9 k9 r9 | y10 k10 b10 | "

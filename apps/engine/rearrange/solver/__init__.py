@@ -45,14 +45,17 @@ and exact: it explores every way of building the table, up to interchangeable ch
   that face could take; a designated run counts only the rack tiles it could still reach (through
   numbers with a tile of its colour, or jokers in gaps).
 - The order of work (`_solve`): a depth-first walk for a play that places everything (quick on a big
-  table, where the full search is slowest); then searches with growing budgets of weight left unplaced
-  (a search whose best play leaves no more than its budget has found the best play; so has one whose
-  best play leaves less than any play it left out must leave, at least as many tiles as it takes to pass
-  the budget). When a table joker may be freed, a search without that (and without rack jokers; from
-  two tiles' budget when the walk gave up) gives a first play: the full search looks only at plays that
-  leave less (one tight budget, then that one; the tight one allows up to two tiles fewer than the first
-  play leaves, two tiles at most), and without rack jokers it leaves out the fate that keeps every joker,
-  which the first play covers.
+  table, where the full search is slowest), in rounds; when its first two settle nothing, the walk of
+  the mirrored problem (every number n as 14 - n: runs read backwards are runs) races it a round each, and
+  the rest goes on in the direction whose walk settled first (the cost of the search differs between the
+  two directions by up to ten times, either way round, on some positions); then searches with growing
+  budgets of weight left unplaced (a search whose best play leaves no more than its budget has found the
+  best play; so has one whose best play leaves less than any play it left out must leave, at least as
+  many tiles as it takes to pass the budget). When a table joker may be freed, a search without that
+  (and without rack jokers; from two tiles' budget when the walk gave up) gives a first play: the full
+  search looks only at plays that leave less (one tight budget, then that one; the tight one allows up
+  to two tiles fewer than the first play leaves, two tiles at most), and without rack jokers it leaves
+  out the fate that keeps every joker, which the first play covers.
   When the walk has proved that no play places everything, every play leaves at least the lightest
   numbered rack tile: a first play leaving no more is the best, and one leaving two tiles at most is
   first challenged by a place-everything walk of the rack less a lightest tile (one per such face),
@@ -71,6 +74,7 @@ The package, one idea a module (each imports only those above it):
 | `moves.py` | a cell's moves built from its options, and the process-wide caches |
 | `search.py` | `_Walk`: the forward pass with budgets, the place-everything walk, dominance |
 | `build.py` | the new table rebuilt from a search's plans (one a layer) |
+| `mirror.py` | the problem with its numbers mirrored, and a play of it read back |
 | `strategy.py` | the order of work of one solve |
 | `play.py` | `solve` and `solve_opening`: problems from tiles |
 """
