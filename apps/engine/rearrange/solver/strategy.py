@@ -133,8 +133,9 @@ def _solve(problem: _Problem) -> _Play | None:
        them (rack jokers only added at the end, table jokers kept) gives a first play; the full search
        then only looks at plays that beat it (and is skipped when that play places every tile)."""
     if problem.opening or not problem.numbered_nonnegative() or problem.weight[52] < 0:
-        return _search(problem, _Walk(problem), walked=False, mirror=False)
-    return _search(*_walked(problem), walked=True)
+        return _search(problem, _Walk(problem), walked=False)
+    problem, walk, mirror = _walked(problem)
+    return _oriented(_search(problem, walk, walked=True), mirror)
 
 
 def _walked(problem: _Problem) -> tuple[_Problem, _Walk, bool]:
@@ -168,28 +169,27 @@ def _walked(problem: _Problem) -> tuple[_Problem, _Walk, bool]:
 
 
 def _oriented(play: _Play | None, mirror: bool) -> _Play | None:
-    """A play of the problem from a play of `problem` (the mirrored problem when `mirror`)."""
+    """A play of the problem from a play of the problem searched (its mirror when `mirror`)."""
     if play is None or not mirror:
         return play
     return _Play(play.score, *unmirrored(play.table, play.placed))
 
 
-def _search(problem: _Problem, walk: _Walk, mirror: bool, walked: bool) -> _Play | None:
-    """The best play (of the problem: `problem` is its mirror when `mirror`), after the place-everything
-    walk of `walk` (if `walked`)."""
+def _search(problem: _Problem, walk: _Walk, walked: bool) -> _Play | None:
+    """The best play, after the place-everything walk of `walk` (if `walked`)."""
     reachable = problem.reachable()
     skip = 0
     gave_up = False
     if walked:
         everything = _finish(problem, walk.everything)
         if everything is not None and everything.score >= reachable:
-            return _oriented(everything, mirror)
+            return everything
         if walk.proved_none:
             skip = 1  # no play leaves nothing
         else:
             gave_up = True
     if not any(problem.freeable(joker) for joker in problem.table_jokers):
-        return _oriented(_finish(problem, _best(problem, skip, walk)), mirror)
+        return _finish(problem, _best(problem, skip, walk))
     simple = replace(problem, rack_jokers=0, allow_freed=False)
     # After a walk that gave up, this search starts at two tiles' budget (on the slow positions its rounds
     # at nothing and one tile found nothing); a search that finds a play within its budget has found the
@@ -202,7 +202,7 @@ def _search(problem: _Problem, walk: _Walk, mirror: bool, walked: bool) -> _Play
             placed = tuple(sorted((*first.placed, *jokers), key=lambda tile: tile.key))
             first = _Play(first.score + problem.weight[52] * problem.rack_jokers, added, placed)
     if first is not None and first.score >= reachable:
-        return _oriented(first, mirror)
+        return first
     if skip and first is not None:
         # No play places every numbered rack tile (the walk proved it), so none leaves less than the
         # lightest of them. The first play may leave that little already; when it leaves two tiles at most,
@@ -210,11 +210,11 @@ def _search(problem: _Problem, walk: _Walk, mirror: bool, walked: bool) -> _Play
         # is one: the search it replaces looks at every play leaving up to what the first play leaves).
         lightest = _numbered_weights(problem)[0]  # the rack holds a numbered tile: a play was found
         if first.score >= reachable - lightest:
-            return _oriented(first, mirror)
+            return first
         if first.score > reachable - 3 * lightest:
             found = _leave_lightest(problem, lightest)
             if found is not None:
-                return _oriented(found, mirror)
+                return found
     # The full search, with growing budgets up to what the first play leaves (nothing better leaves more).
     # Without rack jokers the first play is the best that keeps every table joker: the full search need
     # only look at plays that free one.
@@ -222,8 +222,8 @@ def _search(problem: _Problem, walk: _Walk, mirror: bool, walked: bool) -> _Play
     walk.skip_kept = first is not None and not problem.rack_jokers
     full = _finish(problem, _best(problem, skip, walk, known))
     if full is None or (first is not None and first.score >= full.score):
-        return _oriented(first, mirror)
-    return _oriented(full, mirror)
+        return first
+    return full
 
 
 def _leave_lightest(problem: _Problem, lightest: int) -> _Play | None:
