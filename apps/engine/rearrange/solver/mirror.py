@@ -16,6 +16,7 @@ from apps.engine.rearrange.melds import read_meld
 from apps.engine.rearrange.solver.build import _FACES, _group_tiles
 from apps.engine.rearrange.solver.model import Faces
 from apps.engine.rearrange.solver.search import _Problem, _TableJoker
+from apps.engine.tiles import Tile
 
 
 def _flip_key(key: int) -> int:
@@ -25,6 +26,10 @@ def _flip_key(key: int) -> int:
     (12, 0, 21, 52)
     """
     return key if key == 52 else key - key % 13 + 12 - key % 13
+
+
+def _flip_tile(tile: Tile) -> Tile:
+    return tile if tile.is_joker else _FACES[_flip_key(tile.key)]
 
 
 def _flip_row(row: list[int]) -> list[int]:
@@ -62,7 +67,7 @@ def unmirrored(table: tuple[Faces, ...], placed: Faces) -> tuple[tuple[Faces, ..
     groups: list[tuple[int, Faces]] = []
     for faces in table:
         meld = read_meld(faces)
-        tiles = tuple(tile if tile.is_joker else _FACES[_flip_key(tile.key)] for tile in faces)
+        tiles = tuple(map(_flip_tile, faces))
         if meld.kind == "run":
             assert meld.colour is not None
             run = tiles[::-1]
@@ -73,8 +78,7 @@ def unmirrored(table: tuple[Faces, ...], placed: Faces) -> tuple[tuple[Faces, ..
             groups.append((number, _group_tiles(real, len(tiles) - len(real), number)))
     runs.sort(key=lambda run: run[:2])
     groups.sort(key=lambda group: group[0])
-    back = tuple(_FACES[_flip_key(tile.key)] if not tile.is_joker else tile for tile in placed)
     return (
         tuple(run for _, _, run in runs) + tuple(group for _, group in groups),
-        tuple(sorted(back, key=lambda tile: tile.key)),
+        tuple(sorted(map(_flip_tile, placed), key=lambda tile: tile.key)),
     )

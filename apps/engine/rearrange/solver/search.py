@@ -428,7 +428,7 @@ class _Walk:
         step = iter(self.cache[before & KEEP[layer] | TAG[layer]])
         found, most = 0, _NOTHING
         for delta, gain, info in zip(step, step, step, strict=True):
-            if gain > most and (self.cap(before + delta) if self.opening else before + delta) == after:
+            if gain > most and self.cap(before + delta) == after:
                 found, most = info, gain
         return found
 
@@ -462,21 +462,20 @@ class _Walk:
     def walk_round(self) -> None:
         """One round of `place_all`: each start not yet proved hopeless, walked for the round's steps."""
         starts = self._starts
-        if starts and self._steps <= PLACE_ALL_STEPS:
-            for state in list(starts):
-                self._left = self._steps
-                self._path.clear()
-                try:
-                    end = self._place(state)
-                except _OutOfSteps:
-                    continue
-                if end is not None:
-                    self.everything = self._placed_all(end)
-                    break
-                starts.remove(state)
-            self._steps *= 2
-            if self.everything is None and starts and self._steps <= PLACE_ALL_STEPS:
-                return  # more rounds to come
+        for state in list(starts) if self._steps <= PLACE_ALL_STEPS else ():
+            self._left = self._steps
+            self._path.clear()
+            try:
+                end = self._place(state)
+            except _OutOfSteps:
+                continue
+            if end is not None:
+                self.everything = self._placed_all(end)
+                break
+            starts.remove(state)
+        self._steps *= 2
+        if self.everything is None and starts and self._steps <= PLACE_ALL_STEPS:
+            return  # more rounds to come
         self.proved_none = self.everything is None and not starts
         self.walking = False
         del self._failed, self._path, self._starts
