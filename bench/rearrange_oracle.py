@@ -9,9 +9,11 @@ the simulator seeds it). The shipped Hard bot plays the same games first, so the
 game (common deals: "changed" counts the games whose result differs, "net" the wins gained).
 
 - `--know all`: the other rack and the pool in drawing order (so its own future draws too);
-- `--know racks`: the other rack only; the pool's order is sampled (a fresh shuffle per sample).
+- `--know racks`: the other rack only; the pool's order is sampled (a fresh shuffle per sample);
+- `--know none`: nothing: the bot's own samples from its view, so the same search without the oracle (the
+  control that tells what the search itself is worth from what knowing is worth).
 
-The default weights let it search every turn, one deal (or three with `racks`), played out to the game's
+The default weights let it search every turn, one deal (or three with `racks` and `none`), played out to the game's
 end: `{"search_always": true, "samples": 1, "endgame_samples": 1, "rounds": 30, "endgame_rounds": 30}`.
 Printed: both win rates, the changed games, and the oracle's CPU per move (p50 / p99). Slow: seconds of
 CPU per game.
@@ -45,7 +47,8 @@ SEARCH_EVERY_TURN = {"search_always": True, "samples": 1, "endgame_samples": 1, 
 
 
 class OracleHardBot(HardRearrangeBot):
-    """The Hard bot with the real hidden tiles in its play-outs (`truth`, set before every move)."""
+    """The Hard bot with the real hidden tiles in its play-outs (`truth`, set before every move; with `none`
+    its own samples, as the shipped bot)."""
 
     def __init__(self, weights: RearrangeWeights, know: str) -> None:
         super().__init__(weights)
@@ -53,6 +56,8 @@ class OracleHardBot(HardRearrangeBot):
         self.truth: Hidden | None = None
 
     def deals(self, seat: RearrangeSeatView, count: int, rng: random.Random) -> list[Hidden]:
+        if self.know == "none":
+            return super().deals(seat, count, rng)
         assert self.truth is not None
         if self.know == "all":
             return [self.truth]
@@ -104,12 +109,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deals", type=int, default=60, help="deals (two games each)")
     parser.add_argument("--start", type=int, default=0, help="the first deal")
-    parser.add_argument("--know", choices=("all", "racks"), default="all")
+    parser.add_argument("--know", choices=("all", "racks", "none"), default="all")
     parser.add_argument("--weights", default=None, help="RearrangeWeights overrides, JSON (default: search every turn, to the end)")
     parser.add_argument("--results", default=None, help="write each game's result (both bots) to this JSON file")
     args = parser.parse_args(argv)
     overrides = SEARCH_EVERY_TURN if args.weights is None else json.loads(args.weights)
-    if args.know == "racks" and args.weights is None:
+    if args.know != "all" and args.weights is None:
         overrides = {**overrides, "samples": 3, "endgame_samples": 3}
     oracle = OracleHardBot(dataclasses.replace(RearrangeWeights(), **overrides), args.know)
     shipped = HardRearrangeBot()

@@ -74,3 +74,15 @@ def test_the_oracle_is_given_the_real_hidden_tiles():
         assert hidden.racks == truth.racks
         assert Counter(hidden.pool) == Counter(truth.pool)  # the same tiles, in a sampled order
     assert any(hidden.pool != truth.pool for hidden in found)
+
+
+def test_the_control_knows_nothing_and_samples_as_the_shipped_bot_does():
+    rules = get_rules(SLUG)
+    state = rules.new_game(2, random.Random("5:3"))
+    seat = RearrangeSeatView.of(rules.view_for(state, rules.to_move(state)))
+    control = OracleHardBot(RearrangeWeights(), "none")
+    control.truth = Hidden(((),) * 2, ())  # poisoned: a control that read it would deal empty racks
+    found = control.deals(seat, 3, random.Random(7))
+    assert found == HardRearrangeBot().deals(seat, 3, random.Random(7))
+    assert all(len(hidden.pool) == seat.pool and hidden.racks[seat.seat] == seat.rack for hidden in found)
+    assert all(len(hidden.racks[other]) == seat.tiles[other] for hidden in found for other in seat.others())
