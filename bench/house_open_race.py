@@ -34,22 +34,15 @@ from apps.engine.house import RULES  # noqa: E402
 from apps.engine.house.moves import Discard, Lay  # noqa: E402
 from apps.engine.house.positions import position  # noqa: E402
 from apps.engine.house.state import Phase  # noqa: E402
-from apps.engine.tiles import COLOURS, JOKER, Tile  # noqa: E402
+from apps.engine.tiles import Tile, format_tiles, full_set, tile_of  # noqa: E402
 from bench.variants import hard_bot  # noqa: E402
 
 #: A deal that has not opened after this many draws counts this many.
 LIMIT = 40
 
-_TILES: tuple[Tile, ...] = (*(Tile(colour, number) for colour in COLOURS for number in range(1, 14) for _ in range(2)), JOKER, JOKER)
-
-
-def _text(tiles: Sequence[Tile]) -> str:
-    return " ".join(str(tile) for tile in tiles)
-
-
 def race(bot: HardHouseBot, seed: int, deal: int, cpu: list[float]) -> int:
     """The draws the bot takes to open on deal `deal` (LIMIT if it has not by then)."""
-    tiles = list(_TILES)
+    tiles: list[Tile] = [tile_of(tile_id) for tile_id in full_set()]
     random.Random(f"race:{seed}:{deal}").shuffle(tiles)
     indicator = tiles.pop()
     rack, other, pile = tiles[:14], tiles[14:28], tiles[28:]
@@ -57,10 +50,10 @@ def race(bot: HardHouseBot, seed: int, deal: int, cpu: list[float]) -> int:
     for draws in range(1, LIMIT + 1):
         rack.append(pile.pop(0))
         state = position(
-            [_text(rack), _text(other)],
+            [format_tiles(rack), format_tiles(other)],
             indicator=str(indicator),
-            discards=_text(discards),
-            pile=_text(pile),
+            discards=format_tiles(discards),
+            pile=format_tiles(pile),
             phase=Phase.PLAY,
             turn_no=2 * draws,
         )
