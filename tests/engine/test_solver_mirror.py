@@ -7,7 +7,7 @@ check it against the brute force, and check the race on a big position where the
 from __future__ import annotations
 
 import doctest
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,11 +22,16 @@ from tests.engine.test_solver import Faces, assert_legal, assert_the_best_under,
 from tests.engine.test_solver_tail import two_joker_positions
 
 
-def _always_mirrored(problem: _Problem) -> tuple[_Problem, _Walk, bool]:
-    other = mirrored(problem)
-    walk = _Walk(other)
-    walk.place_all()
-    return other, walk, True
+def _walked_one_way(mirror: bool) -> Callable[[_Problem], tuple[_Problem, _Walk, bool]]:
+    """A stand-in for `strategy._walked` that always takes one direction (the mirror when `mirror`)."""
+
+    def walked(problem: _Problem) -> tuple[_Problem, _Walk, bool]:
+        searched = mirrored(problem) if mirror else problem
+        walk = _Walk(searched)
+        walk.place_all()
+        return searched, walk, mirror
+
+    return walked
 
 
 @pytest.fixture
@@ -34,7 +39,7 @@ def mirror_always() -> Iterator[None]:
     """Every solve searches the mirrored problem (a fixture of the function, not `monkeypatch`: Hypothesis
     runs many examples in one call of the test)."""
     shipped = strategy._walked
-    strategy._walked = _always_mirrored
+    strategy._walked = _walked_one_way(True)
     try:
         yield
     finally:
@@ -114,12 +119,7 @@ def test_the_race_of_the_walks_takes_the_mirror_where_it_settles_first(monkeypat
     assert found is not None
     assert_legal(melds, tiles, found)
 
-    def forward(problem: _Problem) -> tuple[_Problem, _Walk, bool]:
-        walk = _Walk(problem)
-        walk.place_all()
-        return problem, walk, False
-
-    monkeypatch.setattr(strategy, "_walked", forward)
+    monkeypatch.setattr(strategy, "_walked", _walked_one_way(False))
     ahead = solve(melds, tiles)
     assert ahead is not None
     assert (found.score, len(found.placed)) == (ahead.score, 15)
