@@ -13,8 +13,9 @@ game (common deals: "changed" counts the games whose result differs, "net" the w
 - `--know none`: nothing: the bot's own samples from its view, so the same search without the oracle (the
   control that tells what the search itself is worth from what knowing is worth).
 
-The default weights let it search every turn, one deal (or three with `racks` and `none`), played out to the game's
-end: `{"search_always": true, "samples": 1, "endgame_samples": 1, "rounds": 30, "endgame_rounds": 30}`.
+The default weights let it search every turn (not choose by the learned value), one deal (or three with `racks` and
+`none`), played out to the game's end: `{"value": false, "search_always": true, "samples": 1, "endgame_samples": 1,
+"rounds": 30, "endgame_rounds": 30}`.
 Printed: both win rates, the changed games, and the oracle's CPU per move (p50 / p99). Slow: seconds of
 CPU per game.
 """
@@ -43,7 +44,7 @@ from apps.engine.rearrange.state import RearrangeState  # noqa: E402
 from apps.engine.tiles import tile_of  # noqa: E402
 
 SLUG = "tile-rummy-rearrange"
-SEARCH_EVERY_TURN = {"search_always": True, "samples": 1, "endgame_samples": 1, "rounds": 30, "endgame_rounds": 30}
+SEARCH_EVERY_TURN = {"value": False, "search_always": True, "samples": 1, "endgame_samples": 1, "rounds": 30, "endgame_rounds": 30}
 
 
 class OracleHardBot(HardRearrangeBot):
@@ -80,9 +81,11 @@ def play(
     rotation: int,
     cpu: list[float] | None = None,
     before: Callable[[RearrangeState], None] | None = None,
+    points: list[int] | None = None,
 ) -> float:
     """One game of `hard` against Greedy (Hard in seat `rotation`): Hard's share of the win. `before`, if
-    given, sees the state before each of Hard's moves (bench/rearrange_policy.py labels decisions there)."""
+    given, sees the state before each of Hard's moves (bench/rearrange_policy.py labels decisions there);
+    Hard's score of the game is appended to `points` if given."""
     rules = get_rules(SLUG)
     greedy = get_bot(SLUG, "greedy")
     bots = [hard, greedy] if rotation == 0 else [greedy, hard]
@@ -101,6 +104,8 @@ def play(
         state = rules.apply(state, seat, move)
     result = rules.result(state)
     assert result is not None
+    if points is not None:
+        points.append(result.scores[rotation])
     return winners_share(result.scores)[rotation]
 
 

@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from apps.engine.bots.rearrange_hard import HardRearrangeBot  # noqa: E402
-from apps.engine.bots.rearrange_search import Candidate, _without, after, evaluate, playout  # noqa: E402
+from apps.engine.bots.rearrange_search import Candidate, without, after, evaluate, playout  # noqa: E402
 from apps.engine.bots.rearrange_view import RearrangeSeatView  # noqa: E402
 from apps.engine.game import JSON, Draw, Move, get_rules  # noqa: E402
 from apps.engine.rearrange.melds import rack_value  # noqa: E402
@@ -153,7 +153,7 @@ class Model:
 
 def _facts(seat: RearrangeSeatView, candidate: Candidate) -> Facts:
     """What `candidate` leaves, as the seat sees it."""
-    rack = _without(seat.rack, candidate.placed)
+    rack = without(seat.rack, candidate.placed)
     table = seat.table if candidate.table is None else candidate.table
     later = solve(table, rack, free_jokers=False) if rack else None
     return Facts(

@@ -40,7 +40,7 @@ def test_the_shipped_bots_games_are_the_simulators_games():
 
 class _Counting(HardRearrangeBot):
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(RearrangeWeights(value=False))  # the search, not the learned value
         self.samples: list[tuple[RearrangeSeatView, list[Hidden]]] = []
 
     def deals(self, seat: RearrangeSeatView, count: int, rng: random.Random) -> list[Hidden]:

@@ -1,14 +1,21 @@
 """The Hard bot of the Rearrange game (SPEC 7; issues 5 and 18): candidate plays from the exact solver,
-chosen by playing each out over sampled hidden racks.
+chosen by a learned value of positions (two players) or by playing each out over sampled hidden racks.
 
-Near the end of a game (a rack of 4 tiles or fewer at the table, or an empty pool), after opening, it
-gathers a few candidate plays (`_candidates`) and, when they place different tiles, plays each out
-(`apps.engine.bots.rearrange_search`): the hidden racks and pool are sampled from its view only, every
-seat then plays a fast policy (the solver's most tiles, table jokers kept) for two rounds over 8 sampled
-deals, and the candidate with the best mean result is played (the planned play unless another does better
-by `planned_margin`). With the pool empty it searches the endgame instead (max-n, four turns; with two
-players every tile is then known). Elsewhere it plays the planned play: play-outs on every turn measured
-no better (`search_always`; bench/README.md). The candidates:
+With one other player, after opening and while the pool has tiles, it gathers the candidates below and a
+draw, and plays the one whose position (its rack, the table, the sizes, as it sees them) the learned value
+rates best (`apps.engine.bots.rearrange_value`, trained by bench/rearrange_value.py). That value often
+prefers drawing to playing: a rack kept whole grows into one that goes out in a single turn on the table
+the other player keeps building, which against the Greedy bot won 62-65% of games where the search below
+won 47-54% (bench/README.md). It goes out whenever it can.
+
+Otherwise (three or four players, or an empty pool), near the end of a game (a rack of 4 tiles or fewer at
+the table, or an empty pool), after opening, it gathers a few candidate plays (`_candidates`) and, when they
+place different tiles, plays each out (`apps.engine.bots.rearrange_search`): the hidden racks and pool are
+sampled from its view only, every seat then plays a fast policy (the solver's most tiles, table jokers kept)
+for two rounds over 8 sampled deals, and the candidate with the best mean result is played (the planned play
+unless another does better by `planned_margin`). With the pool empty it searches the endgame instead (max-n,
+four turns; with two players every tile is then known). Elsewhere it plays the planned play: play-outs on
+every turn measured no better (`search_always`; bench/README.md). The candidates:
 
 - the planned play (below: the play of issue 5's Hard bot, rules of thumb),
 - the solver's best play (the most tiles: the Greedy bot's),
@@ -41,7 +48,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from apps.engine.bots.rearrange_search import Candidate, Hidden, rank, rank_endgame, sample_hidden
+from apps.engine.bots.rearrange_search import Candidate, Hidden, rank, rank_endgame, sample_hidden, without
+from apps.engine.bots.rearrange_value import PositionValue, features, shipped_value
 from apps.engine.bots.rearrange_view import Faces, RearrangeSeatView
 from apps.engine.game import JSON, Draw, Move
 from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld
@@ -70,19 +78,30 @@ class RearrangeWeights:
     holds: int = 2  # candidates that hold back one placed tile
     search_always: bool = False  # play out candidates on every turn, not only near the end
     planned_margin: float = 0.05  # how much better (mean result, 0..1) another candidate must do
+    value: bool = True  # two players, after opening, tiles in the pool: choose by the learned position value
 
 
 class HardRearrangeBot:
     level = "hard"
 
-    def __init__(self, weights: RearrangeWeights | None = None) -> None:
+    def __init__(self, weights: RearrangeWeights | None = None, value: PositionValue | None = None) -> None:
         self.weights = weights or RearrangeWeights()
+        self._value = value
+
+    @property
+    def value(self) -> PositionValue:
+        """The position value it chooses by (`rearrange_value.json` unless another was given)."""
+        return self._value or shipped_value()
 
     def next_move(self, view: JSON, rng: random.Random) -> Move:
         seat = RearrangeSeatView.of(view)
         full = solve(seat.table, seat.rack) if seat.has_opened else None
         planned = self.planned_move(seat, full)
-        if not self.weights.search or full is None or len(full.placed) == len(seat.rack):
+        if full is None or len(full.placed) == len(seat.rack):
+            return planned
+        if self.weights.value and seat.pool and len(seat.others()) == 1:
+            return self.valued(seat, self._candidates(seat, planned, full))
+        if not self.weights.search:
             return planned
         chosen = self.weights
         short = min(seat.tiles[other] for other in range(seat.seats) if not seat.left[other]) <= chosen.endgame_below
@@ -100,6 +119,22 @@ class HardRearrangeBot:
         else:
             count = chosen.endgame_samples if short else chosen.samples
         best = self.decide(seat, candidates, self.deals(seat, count, random.Random(rng.getrandbits(64))))
+        return Draw() if best.table is None else Play(best.table)
+
+    def valued(self, seat: RearrangeSeatView, candidates: list[Candidate]) -> Move:
+        """The candidate, or a draw, that leaves the position the value rates best (ties: the earlier; the
+        planned play is first)."""
+        if all(candidate.table is not None for candidate in candidates):
+            candidates = [*candidates, Candidate("draw", None, ())]
+        (other,) = seat.others()
+        opened = (True, seat.opened[other])
+        scores = []
+        for candidate in candidates:
+            drew = candidate.table is None
+            table = seat.table if candidate.table is None else candidate.table
+            row = features(without(seat.rack, candidate.placed), table, drew, seat.tiles[other], seat.pool - drew, opened)
+            scores.append(self.value(row))
+        best = candidates[max(range(len(candidates)), key=lambda index: (scores[index], -index))]
         return Draw() if best.table is None else Play(best.table)
 
     def deals(self, seat: RearrangeSeatView, count: int, rng: random.Random) -> list[Hidden]:

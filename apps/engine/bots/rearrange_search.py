@@ -86,7 +86,8 @@ def fast_move(table: Table, rack: Faces, opened: bool) -> tuple[Table, Faces] | 
     return None if found is None else (found.table, found.placed)
 
 
-def _without(rack: Faces, placed: Faces) -> Faces:
+def without(rack: Faces, placed: Faces) -> Faces:
+    """What `rack` holds once `placed` (tiles of it) went down."""
     left = list(rack)
     for tile in placed:
         left.remove(tile)
@@ -120,7 +121,7 @@ def play(position: Position, move: tuple[Table, Faces] | None) -> Position:
             position.over = position.passes >= sum(1 for flag in position.left if not flag)
     else:
         position.table = move[0]
-        position.racks[seat] = _without(position.racks[seat], move[1])
+        position.racks[seat] = without(position.racks[seat], move[1])
         position.opened[seat] = True
         position.passes = 0
         if not position.racks[seat]:
