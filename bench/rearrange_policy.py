@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from apps.engine.bots.rearrange_hard import HardRearrangeBot  # noqa: E402
-from apps.engine.bots.rearrange_search import Candidate, without, after, evaluate, playout  # noqa: E402
+from apps.engine.bots.rearrange_search import Candidate, after, evaluate, playout, without  # noqa: E402
 from apps.engine.bots.rearrange_view import RearrangeSeatView  # noqa: E402
 from apps.engine.game import JSON, Draw, Move, get_rules  # noqa: E402
 from apps.engine.rearrange.melds import rack_value  # noqa: E402
