@@ -131,13 +131,14 @@ def rearrange_opening_position() -> object:
 
 def rearrange_bot_position() -> object:
     """Against the Hard bot (seat 1), both opened, seat 0 to play with the rack of `rearrange_position`.
-    The bot's only play takes r3 off the run into a new group with its b3 y3 (placed 2, moved 1); after
-    that nothing of its rack fits, and the pool's first tiles (k12 for seat 0, then b11) fit nowhere, so
-    its next turn is a draw."""
+    The bot's only play takes r3 off the run into a new group with its b3 y3 (placed 2, moved 1), leaving
+    it one tile (so short a rack that its position value plays rather than draws); after that its k11 fits
+    nowhere, and the pool's first tiles (k12 for seat 0, then b11) fit nowhere, so its next turn is a
+    draw."""
     from apps.engine.rearrange.positions import position
 
     return position(
-        ["b2 y2 k2 r7 y11 b12 k13 y5 b6 k6", "b3 y3 k11 r1 y7 b13 k5 r10 y1 b8"],
+        ["b2 y2 k2 r7 y11 b12 k13 y5 b6 k6", "b3 y3 k11"],
         table="r3 r4 r5 r6 | k9 y9 b9",
         pool="k12 b11 r12 y12",
         opened=[0, 1],

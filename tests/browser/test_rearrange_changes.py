@@ -57,8 +57,8 @@ def test_the_bots_placed_and_moved_tiles_are_marked_after_its_turn_and_unmarked_
     # Our turn is sent (a draw): the marks go at once, and the bot's next turn (a draw) marks nothing.
     page.locator("#actions").get_by_role("button", name="Draw a tile").click()
     assert marked(page) == [] and page.locator(".changes-legend").count() == 0
-    page.wait_for_function("() => document.querySelector('#seats .seat__count').textContent === '9 tiles'", timeout=30_000)
+    page.wait_for_function("() => document.querySelector('#seats .seat__count').textContent === '2 tiles'", timeout=30_000)
     page.wait_for_function(MY_TURN, timeout=30_000)  # the bot drew: our turn again
     assert marked(page) == []
-    spectator.wait_for_function("() => document.querySelectorAll('#seats .seat__count')[1].textContent === '9 tiles'")
+    spectator.wait_for_function("() => document.querySelectorAll('#seats .seat__count')[1].textContent === '2 tiles'")
     assert marked(spectator) == []
