@@ -45,11 +45,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from apps.engine.bots.rearrange_hard import HardRearrangeBot, RearrangeWeights  # noqa: E402
-from apps.engine.bots.rearrange_search import _ALL_FACES, Position, play, without  # noqa: E402
+from apps.engine.bots.rearrange_search import _ALL_FACES, Position, fast_move, play, without  # noqa: E402
 from apps.engine.bots.rearrange_value import FACES, WEIGHTS, WIDTH, PositionValue, features  # noqa: E402
 from apps.engine.bots.rearrange_view import Faces  # noqa: E402
 from apps.engine.bots.simulate import percentile  # noqa: E402
-from apps.engine.rearrange.solver import solve, solve_opening  # noqa: E402
+from apps.engine.rearrange.solver import solve  # noqa: E402
 from bench.rearrange_oracle import play as play_game  # noqa: E402
 
 Table = tuple[Faces, ...]
@@ -77,8 +77,12 @@ def _explored(position: Position, rng: random.Random) -> tuple[Table, Faces] | N
     """A draw, or the solver's play holding back one of its tiles (at random), for the seat to move."""
     rack = position.racks[position.turn]
     full = solve(position.table, rack, free_jokers=False)
-    if full is None or len(full.placed) == len(rack) or rng.random() < 0.5:
-        return None if full is None or len(full.placed) < len(rack) else (full.table, full.placed)
+    if full is None:
+        return None
+    if len(full.placed) == len(rack):
+        return (full.table, full.placed)  # it goes out
+    if rng.random() < 0.5:
+        return None
     numbered = sorted({tile for tile in full.placed if not tile.is_joker}, key=lambda tile: tile.key)
     if not numbered:
         return (full.table, full.placed)
@@ -102,12 +106,8 @@ def one_game(seed: int, game: int, explore: float) -> tuple[list[np.ndarray], li
         opened = position.opened[seat]
         if opened and position.pool and rng.random() < explore:
             move = _explored(position, rng)
-        elif opened:
-            found = solve(position.table, rack, free_jokers=False)
-            move = None if found is None else (found.table, found.placed)
         else:
-            found = solve_opening(rack, position.table)
-            move = None if found is None else (found.table, found.placed)
+            move = fast_move(position.table, rack, opened)
         drew = move is None and bool(position.pool)
         play(position, move)
         left = rack if move is None else without(rack, move[1])
