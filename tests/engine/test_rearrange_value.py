@@ -40,7 +40,7 @@ def two_player_midgame() -> RearrangeState:
 
 def rating_the_draw(sign: float) -> PositionValue:
     """A value that rates drawing up (sign 1) or down (-1), and nothing else."""
-    hidden = tuple(tuple(1.0 if index == DREW else 0.0 for index in range(WIDTH)) for _ in range(1))
+    hidden = (tuple(1.0 if index == DREW else 0.0 for index in range(WIDTH)),)  # one unit: it drew
     return PositionValue((0.0,) * WIDTH, (1.0,) * WIDTH, hidden, (0.0,), (4.0 * sign,), 0.0)
 
 
