@@ -45,11 +45,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from apps.engine.bots.rearrange_hard import HardRearrangeBot, RearrangeWeights  # noqa: E402
-from apps.engine.bots.rearrange_search import _ALL_FACES, Position, fast_move, play, without  # noqa: E402
+from apps.engine.bots.rearrange_search import Position, fast_move, play, without  # noqa: E402
 from apps.engine.bots.rearrange_value import FACES, WEIGHTS, WIDTH, PositionValue, features  # noqa: E402
 from apps.engine.bots.rearrange_view import Faces  # noqa: E402
 from apps.engine.bots.simulate import percentile  # noqa: E402
 from apps.engine.rearrange.solver import solve  # noqa: E402
+from apps.engine.tiles import full_set, tile_of  # noqa: E402
 from bench.rearrange_oracle import play as play_game  # noqa: E402
 
 Table = tuple[Faces, ...]
@@ -93,7 +94,7 @@ def _explored(position: Position, rng: random.Random) -> tuple[Table, Faces] | N
 def one_game(seed: int, game: int, explore: float) -> tuple[list[np.ndarray], list[float]]:
     """The positions every move of one game left (from the mover's side) and whether that mover won."""
     rng = random.Random(f"{seed}:{game}")
-    tiles = list(_ALL_FACES)
+    tiles = [tile_of(tile_id) for tile_id in full_set()]
     rng.shuffle(tiles)
     position = Position((), [tuple(tiles[:14]), tuple(tiles[14:28])], tiles[28:], [False, False], (False, False), 0)
     rows: list[np.ndarray] = []

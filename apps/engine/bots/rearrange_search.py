@@ -28,12 +28,13 @@ from dataclasses import dataclass
 from apps.engine.bots.rearrange_view import Faces, RearrangeSeatView
 from apps.engine.rearrange.melds import rack_value
 from apps.engine.rearrange.solver import solve, solve_opening
-from apps.engine.tiles import JOKER, Tile
+from apps.engine.tiles import JOKER, Tile, full_set, tile_of
 
 Table = tuple[Faces, ...]
 
-# Every face twice and two jokers, in key order (a fixed order: shuffles depend on the seed only).
-_ALL_FACES: tuple[Tile, ...] = tuple(Tile.from_key(key) for key in range(52) for _ in range(2)) + (JOKER, JOKER)
+# The faces of the whole box, in tile-id order (each face twice, in key order, then the two jokers: a fixed
+# order, so shuffles depend on the seed only).
+_ALL_FACES: tuple[Tile, ...] = tuple(tile_of(tile_id) for tile_id in full_set())
 
 
 @dataclass(frozen=True, slots=True)
