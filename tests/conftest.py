@@ -3,18 +3,63 @@ REDIS_URL are set (CI)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from asgiref.sync import SyncToAsync
 from django.db import connections
 from django.utils import translation
+from hypothesis import HealthCheck, is_hypothesis_test, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 
 from rummysite.catalogues import compile_all
+
+# Hypothesis (issue 40, section 8). The suite runs the "ci" profile: derandomized, so a run draws the same
+# examples every time and a red build is about the code, not about the draw (a rack of one joker at a
+# timeout once failed CI at random); print_blob says how to reproduce a failure. `make fuzz` runs the
+# property tests alone under "fuzz": new random examples, FUZZ_FACTOR times as many, and the failing ones
+# kept in a committed directory that every fuzz run replays first. A failure found there becomes an
+# @example on its test, so the suite replays it too (derandomize reads no database).
+HYPOTHESIS_EXAMPLES = Path(__file__).parent / "engine" / "hypothesis-examples"
+# Neither profile has a deadline or the too-slow health check: both time the machine (CONVENTIONS 22).
+settings.register_profile(
+    "ci", derandomize=True, print_blob=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "fuzz",
+    derandomize=False,
+    print_blob=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    database=DirectoryBasedExampleDatabase(HYPOTHESIS_EXAMPLES),
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+FUZZ_FACTOR = int(os.environ.get("FUZZ_FACTOR", "10"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
     # The Romanian pages the suite checks are served from the compiled catalogues (not in git: they are
     # built at install, `make run`); compile them from the .po files as they are now.
     compile_all()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under the fuzz profile, only the property tests run, each with FUZZ_FACTOR times the examples its
+    own @settings asks for (an explicit max_examples overrides any profile, so it is scaled here)."""
+    if settings.get_current_profile_name() != "fuzz":
+        return
+    kept, dropped = [], []
+    for item in items:
+        test = getattr(item, "obj", None)
+        (kept if test is not None and is_hypothesis_test(test) else dropped).append(item)
+    for item in kept:
+        test = item.obj  # type: ignore[attr-defined]
+        own = test._hypothesis_internal_use_settings
+        test._hypothesis_internal_use_settings = settings(own, max_examples=own.max_examples * FUZZ_FACTOR)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 def _leave_async_code_thread() -> None:

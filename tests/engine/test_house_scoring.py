@@ -5,7 +5,7 @@ The positions are made up so that each line shows; the worked example is the one
 
 from __future__ import annotations
 
-from apps.engine.game import GameResult, Leave
+from apps.engine.game import Auto, GameResult, Leave, Timeout
 from apps.engine.house import RULES
 from apps.engine.house.moves import parse_move
 from apps.engine.house.play import apply
@@ -121,3 +121,19 @@ def test_a_seat_that_left_keeps_its_table_points_jokers_and_twin_with_no_rack_te
     assert lines(result, 0) == {"table": 0, "jokers": 0, "rack": 0, "out": 0, "twin": 50, "joker_out": 0, "double": 0}
     assert result.seats[0].left and result.scores[0] == 50
     assert lines(result, 1) == {"table": 20, "jokers": 50, "rack": -65, "out": 0, "twin": 0, "joker_out": 0, "double": 0}
+
+
+def test_a_seat_left_with_only_a_joker_goes_out_by_it_doubled_whether_it_or_the_table_discards() -> None:
+    # SPEC 3 decisions: with nothing but jokers on the rack, a timeout or the autopilot discards a joker, and
+    # the seat goes out by discarding a joker, scored exactly as the player's own "discard J" (points x2).
+    # Issue 40: Hypothesis found this rack (one joker at a timeout) in CI.
+    start = position(["J", "b5 b6"], melds=[(0, "r5 r6 r7")], indicator="k8", opened=[0])
+    results = []
+    for table_move in (parse_move("discard J"), Timeout(), Auto()):
+        state = apply(start, 0, table_move)
+        assert state.end == "out" and state.out == 0 and state.out_by_joker
+        result = RULES.result(state)
+        assert result is not None and result.winner == 0
+        results.append(lines(result, 0))
+    assert results[0] == results[1] == results[2]
+    assert results[0] == {"table": 15, "jokers": 0, "rack": 0, "out": 100, "twin": 0, "joker_out": 115, "double": 0}
