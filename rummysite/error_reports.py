@@ -23,6 +23,7 @@ FILTERED = "[Filtered]"
 HIDDEN_WORDS = frozenset({
     "rack", "racks", "tile", "tiles", "pile", "pool", "seed", "seeds", "deal", "deals", "hand", "hands",
     "state", "states", "payload", "draft", "view", "views", "secret", "password", "token", "cookie", "authorization",
+    "cookies", "sessionid", "csrftoken", "csrfmiddlewaretoken", "session", "csrf", "credentials", "tokens",
 })
 _WORD_SPLIT = re.compile(r"[^a-z0-9]+")
 #: A string that names hidden fields with a value (reprs, JSON, key=value logs).
@@ -32,6 +33,10 @@ _TILE = r"(?:[rybk](?:1[0-3]|[1-9])|J)"
 _TILES = re.compile(rf"(?<![A-Za-z0-9]){_TILE}(?:[\s,|'\"]+{_TILE}){{2,}}(?![A-Za-z0-9])")
 #: A seed or any long secret in hex (a server seed is 64 hex digits).
 _HEX = re.compile(r"\b[0-9a-fA-F]{32,}\b")
+#: A credential written out: a cookie's session or CSRF value, a bearer token, an invite in a query.
+_CREDENTIAL = re.compile(r"\b(sessionid|csrftoken|csrfmiddlewaretoken|invite|token)=|\bBearer\s+\S", re.I)
+#: How Sentry writes a bytes value it serialises (an ASGI header name): b'cookie'.
+_BYTES_REPR = re.compile(r"""^b(['"])(.*)\1$""", re.S)
 
 
 def hidden_key(key: object) -> bool:
@@ -40,18 +45,34 @@ def hidden_key(key: object) -> bool:
 
 
 def scrub_string(text: str) -> str:
-    if _HIDDEN_FIELD.search(text) or _TILES.search(text):
+    if _HIDDEN_FIELD.search(text) or _TILES.search(text) or _CREDENTIAL.search(text):
         return FILTERED
     return _HEX.sub(FILTERED, text)
+
+
+def _header_name(item: object) -> str | None:
+    """The name of an ASGI header, (b"cookie", b"...") as it is or as Sentry serialises it ("b'cookie'")."""
+    if isinstance(item, bytes):
+        return item.decode("latin-1")
+    if isinstance(item, str):
+        match = _BYTES_REPR.match(item)
+        return match.group(2) if match else item
+    return None
 
 
 def scrub_value(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: FILTERED if hidden_key(key) else scrub_value(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
+        # A (name, value) pair, such as a header of an ASGI scope (a frame variable of every consumer and
+        # middleware): the value goes by the name, as a dict's does by its key.
+        if len(value) == 2 and (name := _header_name(value[0])) is not None and hidden_key(name):
+            return [scrub_value(value[0]), FILTERED]
         return [scrub_value(item) for item in value]
     if isinstance(value, str):
         return scrub_string(value)
+    if isinstance(value, bytes):
+        return scrub_string(value.decode("latin-1"))
     return value
 
 

@@ -119,3 +119,62 @@ def test_production_logs_json_and_a_laptop_plain_lines():
     code = "import json; from django.conf import settings as s; print(json.dumps([s.LOGGING['handlers']['console']['formatter'], s.CELERY_WORKER_HIJACK_ROOT_LOGGER]))"
     assert shell(code) == ["plain", True]
     assert shell(code, **PRODUCTION) == ["json", False]
+
+
+def test_the_headers_of_an_asgi_scope_in_a_frame_are_scrubbed_by_name():
+    """Issue 40: a consumer's or middleware's `scope` (a frame variable) carries the cookie and a bot's
+    bearer token in its headers, a list of (bytes, bytes) pairs; Sentry writes them as "b'cookie'"."""
+    scope = {
+        "type": "websocket", "path": "/ws/table/42/",
+        "headers": [["b'host'", "b'rummy.example'"], ["b'cookie'", "b'sessionid=s3cr3tsession; csrftoken=c5rf'"],
+                    ["b'authorization'", "b'Bearer tok_abcdef'"], ["b'x-csrftoken'", "b'c5rf'"]],
+        "cookies": {"sessionid": "s3cr3tsession"}, "session": "<SessionStore s3cr3tsession>",
+    }
+    raw = {"headers": [(b"cookie", b"sessionid=s3cr3tsession"), (b"host", b"rummy.example")]}
+    extra = {"sessionid": "s3cr3tsession", "csrftoken": "c5rf", "token": "tok_abcdef", "url": "/t/1/?invite=inv1te"}
+    event = {"exception": {"values": [{"stacktrace": {"frames": [{"vars": {"scope": scope, "raw": raw}}]}}]},
+             "extra": extra}
+    scrubbed = error_reports.scrub(event)
+    text = json.dumps(scrubbed)
+    assert not any(secret in text for secret in ("s3cr3tsession", "c5rf", "tok_abcdef", "inv1te"))
+    frame_vars = scrubbed["exception"]["values"][0]["stacktrace"]["frames"][0]["vars"]
+    assert frame_vars["scope"]["headers"][0] == ["b'host'", "b'rummy.example'"]  # the rest stays readable
+    assert frame_vars["scope"]["path"] == "/ws/table/42/"
+    assert frame_vars["raw"]["headers"][1] == ["host", "rummy.example"]
+
+
+def test_a_reported_exception_in_a_socket_frame_carries_no_cookie_or_token():
+    code = """
+        import json, django
+        django.setup()
+        import sentry_sdk
+        from sentry_sdk.transport import Transport
+        from rummysite import error_reports
+
+        sent = []
+        class Kept(Transport):
+            def capture_envelope(self, envelope):
+                sent.extend(item.payload.json for item in envelope.items if item.payload.json)
+
+        error_reports.init(dsn="https://public@sentry.invalid/1", transport=Kept)
+
+        def connect(scope):
+            raise ValueError("the socket failed")
+
+        scope = {"type": "websocket", "path": "/ws/nowhere/", "headers": [
+            (b"host", b"rummy.example"), (b"cookie", b"sessionid=s3cr3tsession; csrftoken=c5rf"),
+            (b"authorization", b"Bearer tok_abcdef")]}
+        try:
+            connect(scope)
+        except ValueError:
+            sentry_sdk.capture_exception()
+        sentry_sdk.flush()
+        print(json.dumps(sent))
+    """
+    result = python(code)
+    assert result.returncode == 0, result.stderr
+    events = [event for event in json.loads(result.stdout.strip().splitlines()[-1]) if event.get("exception")]
+    assert len(events) == 1
+    text = json.dumps(events[0])
+    assert "the socket failed" in text and "/ws/nowhere/" in text
+    assert "s3cr3tsession" not in text and "c5rf" not in text and "tok_abcdef" not in text
