@@ -1,5 +1,5 @@
 """The HTTP side of the bot API (SPEC 14, docs/bot-api.md): token authentication, JSON in and out, one
-shape of error, and a rate per token.
+shape of error, and a rate per bot account (all its tokens together: SPEC 14).
 
     @bot_api(methods=("POST",))
     def open_table(request, body): ...      # request.user is the bot account; body the decoded JSON
@@ -51,17 +51,19 @@ def requests_per_minute() -> int:
     return int(getattr(settings, "BOT_API_REQUESTS_PER_MINUTE", 120))
 
 
-def over_rate(token_id: int, *, now: float | None = None) -> int | None:
-    """Count a request of the token in this minute's window; the seconds to wait if it is one too many."""
+def over_rate(bot_id: int, *, now: float | None = None) -> int | None:
+    """Count a request of the bot account (whichever of its tokens made it: more tokens are no more
+    requests) in this minute's window; the seconds to wait if it is one too many. The count is reserved
+    first (`add` then `incr`, both atomic in the cache), so requests at the same moment each get their own
+    number and never all pass one check (CONVENTIONS 25)."""
     now = time.time() if now is None else now
     window = int(now // 60)
-    key = f"bots:api-rate:{token_id}:{window}"
+    key = f"bots:api-rate:{bot_id}:{window}"
     cache.add(key, 0, timeout=120)
     try:
         count = cache.incr(key)
-    except ValueError:  # expired between the two calls: this is the window's first request
-        cache.set(key, 1, timeout=120)
-        count = 1
+    except ValueError:  # evicted between the two calls: start the window again, atomically too
+        count = 1 if cache.add(key, 1, timeout=120) else cache.incr(key)
     if count > requests_per_minute():
         return max(1, int((window + 1) * 60 - now))
     return None
@@ -98,11 +100,11 @@ def bot_api(methods: Sequence[str] = ("GET",)) -> Callable[[View], View]:
                 token = authenticate(secret)
             except TokenRefused as refusal:
                 return error_response(refusal.code, str(refusal), refusal.status)
-            wait = over_rate(token.pk)
+            wait = over_rate(token.bot.user_id)
             if wait is not None:
                 response = error_response(
                     "rate_limited",
-                    _("Too many requests: at most %(count)s a minute per token.") % {"count": requests_per_minute()},
+                    _("Too many requests: at most %(count)s a minute per bot account.") % {"count": requests_per_minute()},
                     429,
                 )
                 response["Retry-After"] = str(wait)

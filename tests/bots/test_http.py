@@ -1,14 +1,17 @@
 """The bot API's door (apps/bots/http.py) and its account endpoint: a token and only a token gets in,
-refusals are JSON with a code and change nothing, and a token is held to its rate."""
+refusals are JSON with a code and change nothing, and a bot account is held to its rate, all its tokens
+together (SPEC 14)."""
 
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from apps.bots.http import over_rate
 from apps.bots.models import AccessToken
-from apps.bots.services import token_revoke
+from apps.bots.services import token_create, token_revoke
 from apps.tables.models import Table
 from tests.bots.helpers import make_bot, make_owner
 
@@ -52,7 +55,7 @@ def test_a_revoked_token_opens_nothing(client):
     assert response.status_code == 401 and response.json()["code"] == "bad_token"
 
 
-def test_a_token_is_held_to_its_rate_and_the_refusal_says_when_to_come_back(client, settings):
+def test_a_bot_account_is_held_to_its_rate_and_the_refusal_says_when_to_come_back(client, settings):
     settings.BOT_API_REQUESTS_PER_MINUTE = 3
     bot, secret = make_bot("robo")
     codes = [client.get("/api/bot/account", headers=auth(secret)).status_code for _ in range(3)]
@@ -71,13 +74,44 @@ def test_a_rate_limited_request_changes_nothing(client, settings):
     assert response.status_code == 429 and Table.objects.count() == 0
 
 
-def test_each_token_has_its_own_rate(client, settings):
+def test_two_tokens_of_one_bot_account_share_its_rate(client, settings):
+    settings.BOT_API_REQUESTS_PER_MINUTE = 3
+    bot, first = make_bot("robo")
+    _token, second = token_create(bot_id=bot.pk, by=bot.bot_account.owner, name="second")
+    codes = [client.get("/api/bot/account", headers=auth(secret)).status_code for secret in (first, second, first)]
+    refused = client.get("/api/bot/account", headers=auth(second))
+    assert codes == [200, 200, 200]
+    assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert "per bot account" in refused.json()["message"]
+
+
+def test_ten_tokens_of_one_bot_account_get_no_more_requests_than_one(client, settings):
+    settings.BOT_API_REQUESTS_PER_MINUTE = 5
+    bot, first = make_bot("robo")
+    owner = bot.bot_account.owner
+    secrets = [first] + [token_create(bot_id=bot.pk, by=owner, name=f"t{n}")[1] for n in range(9)]
+    codes = [client.get("/api/bot/account", headers=auth(secret)).status_code for secret in secrets]
+    assert codes == [200] * 5 + [429] * 5
+
+
+def test_each_bot_account_has_its_own_rate(client, settings):
     settings.BOT_API_REQUESTS_PER_MINUTE = 1
     _bot, first = make_bot("robo")
     _other, second = make_bot("droid")
     assert client.get("/api/bot/account", headers=auth(first)).status_code == 200
     assert client.get("/api/bot/account", headers=auth(first)).status_code == 429
     assert client.get("/api/bot/account", headers=auth(second)).status_code == 200
+
+
+def test_requests_at_the_same_moment_each_take_their_own_place_in_the_count(settings):
+    """The count is reserved before the check (cache add + incr): of many requests at once exactly the
+    limit pass, whatever their order."""
+    settings.BOT_API_REQUESTS_PER_MINUTE = 10
+    with ThreadPoolExecutor(8) as pool:
+        waits = list(pool.map(lambda _n: over_rate(4242, now=600.0), range(40)))
+    assert sum(wait is None for wait in waits) == 10
+    assert all(wait == 60 for wait in waits if wait is not None)
 
 
 def test_a_token_records_its_last_use_at_most_once_a_minute(client):
