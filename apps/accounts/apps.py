@@ -8,6 +8,9 @@ class AccountsConfig(AppConfig):
     label = "accounts"
 
     def ready(self) -> None:
-        from apps.accounts import signals
+        from apps.accounts import signals, sockets
+        from apps.live import owners
 
         signals.connect()
+        # The backstop of a lost message also closes the sockets of sessions signed out by a new password.
+        owners.check_sessions_with(sockets.stale_sessions)

@@ -1,7 +1,9 @@
 """When an account becomes barred (banned, or deactivated) the site acts at once (SPEC 11): after the
 commit that saved it, `user_barred` is sent (the tables app stands the user's seats up and closes the
 tables they host that have not started: apps/tables/bans.py) and every socket of the user is closed on
-every process. A sign-out closes the sockets of that session.
+every process. A sign-out closes the sockets of that session; a password changed, set or reset, or an
+e-mail address changed (allauth's signals), closes those of every other session of the user (a guest's
+conversion does the same: apps/accounts/views.py).
 
 Any save of `banned_until` or `is_active` counts (the admin's ban action, the admin's form, a service, a
 shell), so no path of banning can forget the consequences; a save of other fields (a sign-in writes
@@ -13,6 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from allauth.account import signals as allauth_signals
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save
@@ -20,7 +23,7 @@ from django.dispatch import Signal
 
 from apps.accounts.bans import why_barred
 from apps.accounts.models import User
-from apps.accounts.sockets import tell_barred, tell_signed_out
+from apps.accounts.sockets import other_sessions_ended, tell_barred, tell_signed_out
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,19 @@ def signed_out(sender: Any, request: Any, user: Any = None, **kwargs: Any) -> No
         tell_signed_out(session_key)
 
 
+def credentials_changed(sender: Any, request: Any = None, user: Any = None, **kwargs: Any) -> None:
+    """The password or the e-mail address changed: the other sessions' sockets close (their pages are
+    signed out by the new password hash; a socket is not a page)."""
+    other_sessions_ended(request, user)
+
+
 def connect() -> None:
     post_save.connect(user_saved, sender=User, dispatch_uid="accounts.user_saved")
     user_logged_out.connect(signed_out, dispatch_uid="accounts.signed_out")
+    for signal, name in (
+        (allauth_signals.password_changed, "password_changed"),
+        (allauth_signals.password_set, "password_set"),
+        (allauth_signals.password_reset, "password_reset"),
+        (allauth_signals.email_changed, "email_changed"),
+    ):
+        signal.connect(credentials_changed, dispatch_uid=f"accounts.{name}")

@@ -16,6 +16,7 @@ from apps.accounts import services
 from apps.accounts.forms import GuestConvertForm
 from apps.accounts.models import User
 from apps.accounts.profile import recent_matches
+from apps.accounts.sockets import other_sessions_ended
 from apps.bots import presence
 from apps.bots.selectors import bot_account_of
 from apps.catalog.data import CATALOG
@@ -78,6 +79,7 @@ def guest_convert(request: HttpRequest) -> HttpResponse:
             password=data["password1"],
         )
         update_session_auth_hash(request, user)  # the new password must not sign them out
+        other_sessions_ended(request, user)  # but it does the guest's other sessions, sockets included
         if form.email_taken:
             get_adapter(request).send_account_already_exists_mail(data["email"])
         else:

@@ -16,9 +16,13 @@ user (that session) is sent an `error` frame with the code (worded by `explain(c
 socket's own language: what is published carries no words) and closed with the close code; the
 endpoint behind it sees an ordinary disconnect, and whatever it sends after that is dropped.
 
+`tell_user(user_id, ..., keep_session=key)` closes every socket of the user but those of one session
+(a password changed in that session: the others are signed out of their pages, and of their sockets).
+
 Pub/sub keeps nothing, so a process that missed a ban (Redis was restarting) finds it itself: every
 CHECK_SECONDS it asks `check_with`'s function about the users of its open sockets, in one query, and
-closes those it names the same way.
+`check_sessions_with`'s about their sessions (a session whose password hash is stale), and closes those
+they name the same way.
 """
 
 from __future__ import annotations
@@ -59,7 +63,10 @@ CHECK_SECONDS = 30.0
 #: Given user ids, the ones whose sockets must close, each with its message's data ({"close", "code",
 #: "detail"}, as `tell_user` publishes it).
 Checker = Callable[[list[int]], dict[int, dict[str, Any]]]
+#: Given (user id, session key) pairs, the session keys whose sockets must close, each with its data.
+SessionChecker = Callable[[list[tuple[int, str]]], dict[str, dict[str, Any]]]
 _checker: list[Checker] = []
+_session_checker: list[SessionChecker] = []
 _open: weakref.WeakSet[Connection] = weakref.WeakSet()
 
 
@@ -68,16 +75,29 @@ def check_with(checker: Checker) -> None:
     _checker[:] = [checker]
 
 
+def check_sessions_with(checker: SessionChecker) -> None:
+    """Name the function that finds the sessions whose sockets must close (a stale password hash)."""
+    _session_checker[:] = [checker]
+
+
 async def check_open_sockets() -> None:
     """One check of this process's open sockets (what `check_forever` runs)."""
     connections = [connection for connection in list(_open) if connection.user_id is not None]
-    if not connections or not _checker:
+    if not connections:
         return
-    found = await db(_checker[0])(sorted({connection.user_id for connection in connections}))  # type: ignore[misc]
-    for connection in connections:
-        data = found.get(connection.user_id)  # type: ignore[arg-type]
-        if data is not None:
-            await connection.tell(data)
+    if _checker:
+        found = await db(_checker[0])(sorted({connection.user_id for connection in connections}))  # type: ignore[misc]
+        for connection in connections:
+            data = found.get(connection.user_id)  # type: ignore[arg-type]
+            if data is not None:
+                await connection.tell(data)
+    sessions = sorted({(c.user_id, c.session_key) for c in connections if c.session_key and not c.closed})  # type: ignore[misc]
+    if _session_checker and sessions:
+        stale = await db(_session_checker[0])(sessions)
+        for connection in connections:
+            data = stale.get(connection.session_key or "")
+            if data is not None:
+                await connection.tell(data)
 
 
 async def check_forever() -> None:
@@ -104,12 +124,18 @@ def user_topic(user_id: int) -> str:
 
 def session_topic(session_key: str) -> str:
     """A session's topic names a digest of its key, never the key (the bus is not where secrets go)."""
-    return "owner:session:" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+    return "owner:session:" + session_digest(session_key)
 
 
-def tell_user(user_id: int, *, close: int, code: str, detail: dict[str, Any] | None = None) -> None:
-    """Close every socket of the user, on every process (any thread; after the commit that decided it)."""
-    _tell(user_topic(user_id), close, code, detail)
+def session_digest(session_key: str) -> str:
+    return hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+def tell_user(user_id: int, *, close: int, code: str, detail: dict[str, Any] | None = None,
+              keep_session: str | None = None) -> None:
+    """Close every socket of the user, on every process (any thread; after the commit that decided it),
+    but those of the session `keep_session` if one is named."""
+    _tell(user_topic(user_id), close, code, detail, keep=session_digest(keep_session) if keep_session else None)
 
 
 def tell_session(session_key: str, *, close: int, code: str, detail: dict[str, Any] | None = None) -> None:
@@ -117,8 +143,11 @@ def tell_session(session_key: str, *, close: int, code: str, detail: dict[str, A
     _tell(session_topic(session_key), close, code, detail)
 
 
-def _tell(topic: str, close: int, code: str, detail: dict[str, Any] | None) -> None:
-    bus().publish(topic, json.dumps({"close": close, "code": code, "detail": detail or {}}))
+def _tell(topic: str, close: int, code: str, detail: dict[str, Any] | None, keep: str | None = None) -> None:
+    data: dict[str, Any] = {"close": close, "code": code, "detail": detail or {}}
+    if keep:
+        data["keep"] = keep  # the digest of the session whose sockets stay (the bus carries no keys)
+    bus().publish(topic, json.dumps(data))
 
 
 def _error_text(code: str, message: str) -> str:
@@ -146,6 +175,7 @@ class Connection:
     language: str
     explain: Callable[[str, dict[str, Any]], str]
     user_id: int | None = None
+    session_key: str | None = None
     connect: Message | None = None
     closed: bool = False
     inbox: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
@@ -175,7 +205,11 @@ class Connection:
 
     def hear(self, text: str) -> None:
         """A message on one of this socket's topics (in the server loop)."""
-        task = asyncio.ensure_future(self.tell(json.loads(text)))
+        data = json.loads(text)
+        keep = data.get("keep")
+        if keep and self.session_key and keep == session_digest(self.session_key):
+            return  # the session that made the change keeps its sockets
+        task = asyncio.ensure_future(self.tell(data))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
@@ -235,7 +269,8 @@ class Owners:
             await send({"type": "websocket.send", "text": _error_text(told.code, told.message)})
             await send({"type": "websocket.close", "code": told.close})
             return
-        connection = Connection(receive, send, language, self.explain, user_id=user_id, connect=first)
+        connection = Connection(receive, send, language, self.explain, user_id=user_id, session_key=session_key,
+                                connect=first)
         _open.add(connection)
         topics = ([user_topic(user_id)] if user_id is not None else []) + (
             [session_topic(session_key)] if session_key else []
