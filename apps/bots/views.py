@@ -57,13 +57,11 @@ def my_bots(request: HttpRequest) -> HttpResponse:
     return render(request, "bots/my_bots.html", context, status=status)
 
 
-#: Where a new token waits in the session for the one page view that shows it (then it is gone).
-NEW_TOKEN_KEY = "bots:new-token"
-
-
-def _bot_page(request: HttpRequest, bot: BotAccount, *, form: TokenForm | None = None, status: int = 200) -> HttpResponse:
-    new = request.session.pop(NEW_TOKEN_KEY, None)
-    secret = new["secret"] if isinstance(new, dict) and new.get("bot") == bot.pk else ""
+def _bot_page(
+    request: HttpRequest, bot: BotAccount, *, form: TokenForm | None = None, status: int = 200, secret: str = ""
+) -> HttpResponse:
+    """The bot's page; `secret`: a token just made, shown in this one response and kept nowhere (not in
+    the session, not in a cache: only its digest is stored, by services.token_create)."""
     context = {
         "bot": bot,
         "online": bot.pk in presence.online([bot.pk]),
@@ -85,8 +83,10 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
 @login_required
 @require_POST
 def token_new(request: HttpRequest, name: str) -> HttpResponse:
-    """A new token, shown on the next view of the bot's page and never again: it waits in the session for
-    that one view (post, redirect, get: reloading the page makes no second token)."""
+    """A new token, shown in the answer to the POST that made it and never again. It is not carried to
+    a later page view through the session: a session row would keep it in plain text for as long as the
+    session lives (up to 14 days, until the next view of the page). Reloading this answer asks the
+    browser to send the form again, which makes another token (the first stays listed, to be revoked)."""
     bot = _mine(request, name)
     form = TokenForm(request.POST)
     if not form.is_valid():
@@ -96,8 +96,7 @@ def token_new(request: HttpRequest, name: str) -> HttpResponse:
     except services.BotAccountError as error:
         form.add_error(None, str(error))
         return _bot_page(request, bot, form=form, status=400)
-    request.session[NEW_TOKEN_KEY] = {"bot": bot.pk, "secret": secret}
-    return redirect("bots:bot", bot.user.username)
+    return _bot_page(request, bot, secret=secret)
 
 
 @login_required
