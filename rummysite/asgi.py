@@ -47,15 +47,47 @@ def endpoints() -> owners.Owners:
 
 owners.check_with(sockets.barred_among)  # the backstop: every process checks its sockets' users now and then
 
+#: The close code of a socket to a path no endpoint serves, as for a table that does not exist.
+UNKNOWN_PATH = 4404
+
+
+def serves(scope: dict[str, Any]) -> bool:
+    """Whether an endpoint serves the socket's path, matched as channels' URLRouter matches it."""
+    path, root = scope.get("path", ""), scope.get("root_path", "")
+    if root:
+        if not path.startswith(root):
+            return False
+        path = path[len(root):]
+    return any(route.pattern.match(path.lstrip("/")) for route in websocket_urlpatterns)
+
+
+class KnownPaths:
+    """A socket to a path no endpoint serves is accepted and closed with 4404, before any session, token
+    or quota is looked up: URLRouter raised on it, a server error (and an error report) that anyone
+    could cause at will (issue 40)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if serves(scope):
+            await self.app(scope, receive, send)
+            return
+        if (await receive()).get("type") == "websocket.connect":
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": UNKNOWN_PATH})
+
 
 router = TrustedProxyMiddleware(
     metrics.SocketCounter(
         ProtocolTypeRouter(
             {
                 "http": django_asgi_app,
-                "websocket": BearerTokenMiddleware(
-                    browsers=AllowedHostsOriginValidator(session_user_stack(endpoints())),
-                    tokens=endpoints(),
+                "websocket": KnownPaths(
+                    BearerTokenMiddleware(
+                        browsers=AllowedHostsOriginValidator(session_user_stack(endpoints())),
+                        tokens=endpoints(),
+                    )
                 ),
             }
         )
