@@ -1,7 +1,9 @@
 """The statements of the hot path, written once per process instead of compiled by the ORM each time.
 
 A move is a locking read of the table with its game, match and fair deal, then one INSERT and two
-UPDATEs, which go to PostgreSQL as one statement (`write`: one round trip, not three). Built by the
+UPDATEs, which go to PostgreSQL as one statement (`write`: one round trip, not three). The locking read
+is two statements sent together (one round trip): the lock, then the read, so that the read's snapshot
+is taken once the lock is granted (see `lock_table`). Built by the
 ORM each time, those statements cost more CPU in query compilation and model construction than
 everything else a move does (bench/move_cost.py). Here each statement's SQL is
 written once per process (per model and set of fields) from the models' own metadata, and rows come
@@ -112,26 +114,44 @@ def _cursor() -> CursorWrapper:
 
 
 @cache
-def _locking_read() -> tuple[str, list[_Columns]]:
+def _locking_read() -> tuple[str, str, list[_Columns]]:
+    """The lock (empty where the database has no row locks: SQLite takes the whole file) and the read."""
     quote = connection.ops.quote_name
     parts = [_Columns(Table, "t"), _Columns(Game, "g"), _Columns(Match, "m"), _Columns(FairDeal, "f")]
-    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
-    sql = (
+    lock = ""
+    if connection.features.has_select_for_update:
+        lock = f"SELECT 1 FROM {quote(Table._meta.db_table)} WHERE {quote('id')} = %s FOR UPDATE"
+    read = (
         f"SELECT {', '.join(part.sql for part in parts)} FROM {quote(Table._meta.db_table)} t"
         f" LEFT JOIN {quote(Game._meta.db_table)} g ON g.{quote('id')} = t.{quote('current_game_id')}"
         f" LEFT JOIN {quote(Match._meta.db_table)} m ON m.{quote('id')} = t.{quote('match_id')}"
         f" LEFT JOIN {quote(FairDeal._meta.db_table)} f ON f.{quote('match_id')} = m.{quote('id')}"
-        f" WHERE t.{quote('id')} = %s{lock}"
+        f" WHERE t.{quote('id')} = %s"
     )
-    return sql, parts
+    return lock, read, parts
 
 
 def lock_table(table_id: int) -> Table | None:
     """The table's row, locked until the transaction ends, with its current game, its match and the
-    match's fair deal attached (one statement). None if there is no such table."""
-    sql, parts = _locking_read()
+    match's fair deal attached. None if there is no such table.
+
+    The lock and the read are two statements, sent together on PostgreSQL (psycopg's pipeline: one round
+    trip). One statement would not do: in READ COMMITTED, a `SELECT ... JOIN ... FOR UPDATE OF t` that
+    waits for the lock re-reads the locked row once it is granted but keeps the joined rows of the
+    snapshot it took before waiting (PostgreSQL's "EvalPlanQual" rule), so a move waiting behind another
+    would apply itself to the game as it was before that move, and a seed or a draft written without a
+    change to the table's row would be lost. The read, a statement of its own, takes its snapshot after
+    the lock is granted, and every writer of these rows holds this lock (tests/tables/test_locking.py)."""
+    lock, read, parts = _locking_read()
     with _cursor() as cursor:
-        cursor.execute(sql, [table_id])
+        if lock and connection.vendor == "postgresql":
+            with connection.connection.pipeline():
+                cursor.execute(lock, [table_id])
+                cursor.execute(read, [table_id])
+        else:
+            if lock:
+                cursor.execute(lock, [table_id])
+            cursor.execute(read, [table_id])
         row = cursor.fetchone()
     if row is None:
         return None
