@@ -31,6 +31,27 @@ def bot_account_ids(user_ids: Iterable[int | None]) -> set[int]:
     return set(BotAccount.objects.filter(user_id__in=wanted).values_list("user_id", flat=True))
 
 
+def owner_id_of(user: Any) -> int | None:
+    """The owner of this bot account (None: not a bot account). No query for a user read with
+    `select_related("bot_account")`, as the seats are."""
+    return user.bot_account.owner_id if is_bot_account(user) else None
+
+
+def owner_ids_of(user_ids: Iterable[int | None]) -> dict[int, int]:
+    """The owners of those of these users that are bot accounts: {bot account's user id: owner's id}
+    (one query)."""
+    wanted = {user_id for user_id in user_ids if user_id is not None}
+    if not wanted:
+        return {}
+    return dict(BotAccount.objects.filter(user_id__in=wanted).values_list("user_id", "owner_id"))
+
+
+def bots_of_owners(owner_ids: Iterable[int]) -> dict[int, int]:
+    """Every bot account of these owners: {bot account's user id: owner's id} (one query; an owner has
+    at most BOT_ACCOUNTS_PER_OWNER of them)."""
+    return dict(BotAccount.objects.filter(owner_id__in=set(owner_ids)).values_list("user_id", "owner_id"))
+
+
 def bot_account_named(name: str) -> BotAccount | None:
     """The bot account of that name (any case), with its user, if it is one that can play now: active and
     not banned."""

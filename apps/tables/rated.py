@@ -1,18 +1,22 @@
 """Whether a match is rated, and why not (SPEC 5, 11 and 14): the one place that decides.
 
 `verdict` is the rule, on plain facts about the seats (no database): a seat of a site bot, a guest, a
-bot account among people, a registered person without a verified email address, an account a moderator
-marked as a booster (barred from rated play), a table without a turn
+bot account among people, two bot accounts of one owner, a registered person without a verified email
+address, an account a moderator marked as a booster (barred from rated play), a table without a turn
 timer, or the same accounts having already played their rated matches of the day together: each makes
 the match unrated, and each goes by its reason code (declared here: the frames carry these codes, the
 pages word them, `apps/tables/ui_strings.py`). Bot accounts alone are rated among themselves, on their
-own board (SPEC 14), without email addresses and without the daily cap on the same opponents.
+own board (SPEC 14), without email addresses; one person's bot accounts are one player there (a person
+could otherwise rate one bot up by losing with another), so bot accounts of the same owner never play a
+rated match together, and the daily cap on the same opponents counts among bot accounts both by bot and
+by owner.
 
-`judge` gathers those facts for a table's seats from the database (two small queries, only when seats
+`judge` gathers those facts for a table's seats from the database (a few small queries, only when seats
 change and when a match starts: never on a move) and asks `verdict`.
 
 The abort window (SPEC 11) is decided here too: `window_open` says whether a rated match is still young
-enough that a seat standing up aborts it (no places, no rating) instead of losing it.
+enough that a seat standing up aborts it (no places, no rating) instead of losing it. Bot accounts have it
+like people (SPEC 14).
 """
 
 from __future__ import annotations
@@ -29,18 +33,19 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.accounts.selectors import is_booster
-from apps.bots.selectors import is_bot_account
+from apps.bots.selectors import bots_of_owners, is_bot_account, owner_id_of, owner_ids_of
 from apps.tables.models import AbortReason, Match, MatchPlayer
 
 # Why a match is unrated: the reason codes, in the order the pages list them.
 BOT = "bot"  # a site bot in a seat
 GUEST = "guest"  # a guest account in a seat
 BOT_ACCOUNT = "bot_account"  # bot accounts mixed with people
+SAME_OWNER = "same_owner"  # two bot accounts of one owner: one person playing themselves (SPEC 14)
 UNVERIFIED_EMAIL = "unverified_email"  # a registered person without a verified email address
 NO_TIMER = "no_timer"  # turn_seconds == 0: a loser could stall it for ever
 REPEAT_OPPONENTS = "repeat_opponents"  # the same accounts' rated matches of the last hours are used up
 BARRED = "barred"  # an account a moderator marked as a booster: barred from rated play (SPEC 11)
-REASONS = (BOT, GUEST, BOT_ACCOUNT, UNVERIFIED_EMAIL, BARRED, NO_TIMER, REPEAT_OPPONENTS)
+REASONS = (BOT, GUEST, BOT_ACCOUNT, SAME_OWNER, UNVERIFIED_EMAIL, BARRED, NO_TIMER, REPEAT_OPPONENTS)
 
 # Why a match was aborted (SPEC 11): the seat stood up itself, or was stood up (a moderator, a ban).
 ABORT_LEFT = AbortReason.LEFT.value
@@ -71,6 +76,7 @@ class SeatFacts:
     bot_account: bool = False
     verified: bool = False  # the account has a verified email address
     barred: bool = False  # marked as a booster (apps/accounts/selectors.py)
+    owner_id: int | None = None  # a bot account's owner (None: not a bot account, or not known)
 
 
 @dataclass(frozen=True)
@@ -101,10 +107,16 @@ def verdict(seats: Sequence[SeatFacts], *, turn_seconds: int, earlier: int = 0, 
     >>> verdict([alice, SeatFacts(5, verified=True, barred=True)], turn_seconds=60).reasons
     ('barred',)
 
-    Bot accounts alone need no email address, nor a daily cap (their board is made of such matches):
+    Bot accounts alone need no email address; they are rated on their own board, held to the daily cap
+    like people (`judge` counts it by bot and by owner), and never two of one owner together:
 
-    >>> verdict([SeatFacts(4, bot_account=True), SeatFacts(5, bot_account=True)], turn_seconds=60, earlier=9)
+    >>> robo, droid = SeatFacts(4, bot_account=True, owner_id=1), SeatFacts(5, bot_account=True, owner_id=2)
+    >>> verdict([robo, droid], turn_seconds=60)
     Verdict(rated=True, reasons=(), among_bots=True)
+    >>> verdict([robo, droid], turn_seconds=60, earlier=3, limit=3).reasons
+    ('repeat_opponents',)
+    >>> verdict([robo, SeatFacts(6, bot_account=True, owner_id=1)], turn_seconds=60).reasons
+    ('same_owner',)
     """
     limit = repeat_limit() if limit is None else limit
     found: set[str] = set()
@@ -116,13 +128,16 @@ def verdict(seats: Sequence[SeatFacts], *, turn_seconds: int, earlier: int = 0, 
         found.add(GUEST)
     if accounts and any(not seat.bot and not seat.bot_account for seat in seats):
         found.add(BOT_ACCOUNT)
+    owners = [seat.owner_id for seat in accounts if seat.owner_id is not None]
+    if len(owners) != len(set(owners)):
+        found.add(SAME_OWNER)
     if any(not seat.bot and not seat.guest and not seat.bot_account and not seat.verified for seat in seats):
         found.add(UNVERIFIED_EMAIL)
     if any(seat.barred for seat in seats):
         found.add(BARRED)
     if not turn_seconds:
         found.add(NO_TIMER)
-    if not among_bots and earlier >= limit:
+    if earlier >= limit:
         found.add(REPEAT_OPPONENTS)
     reasons = tuple(code for code in REASONS if code in found)
     return Verdict(not reasons, reasons, among_bots=among_bots and not reasons)
@@ -150,6 +165,7 @@ def facts_of(seats: Iterable[tuple[Any, str]]) -> list[SeatFacts]:
             bot_account=is_bot_account(user),
             verified=user.pk in verified,
             barred=is_booster(user),
+            owner_id=owner_id_of(user),
         )
         for user, level in seats
         if user is not None or level
@@ -173,30 +189,66 @@ def earlier_rated(user_ids: Sequence[int], *, now: datetime | None = None) -> in
     )
 
 
+def earlier_rated_among_owners(owner_ids: Sequence[int], *, now: datetime | None = None) -> int:
+    """The rated matches that started within the window among bot accounts of exactly these owners, one
+    seat each, whichever of their bot accounts played (an owner's bot accounts are one opponent: SPEC 14).
+    Three queries: the owners' bot accounts (a few each), the matches of the first owner's among them
+    with as many seats, and those matches' players."""
+    owners = sorted(set(owner_ids))
+    if not owners:
+        return 0
+    bots = bots_of_owners(owners)
+    since = (now or timezone.now()) - repeat_window()
+    candidates = (
+        Match.objects.filter(
+            pk__in=MatchPlayer.objects.filter(user_id__in=[bot for bot, owner in bots.items() if owner == owners[0]])
+            .values("match_id"),
+            rated=True,
+            started_at__gte=since,
+        )
+        .annotate(seats=Count("players"), among=Count("players", filter=Q(players__user_id__in=list(bots))))
+        .filter(seats=len(owners), among=len(owners))
+        .values("pk")
+    )
+    seated: dict[int, set[int]] = {}
+    for match_id, user_id in MatchPlayer.objects.filter(match_id__in=candidates).values_list("match_id", "user_id"):
+        seated.setdefault(match_id, set()).add(bots[user_id])
+    return sum(1 for found in seated.values() if found == set(owners))
+
+
 def judge(
     seats: Iterable[tuple[Any, str]], *, turn_seconds: int, now: datetime | None = None, starting: bool = False
 ) -> Verdict:
     """The verdict on these taken seats (user or None, site bot level) at a table of that pace, from the
-    database: the daily cap is counted only for a table that would otherwise be rated. `starting`: the
-    match starts on this verdict, so the accounts' rows are locked (in id order) before the count, and two
-    tables of the same accounts starting at the same moment count each other (the caller's transaction
-    holds the locks until the new match is saved)."""
+    database: the daily cap is counted only for a table that would otherwise be rated; among bot accounts
+    by bot and by owner (the larger count). `starting`: the match starts on this verdict, so the accounts'
+    rows (and the bot accounts' owners') are locked (in id order) before the count, and two tables of the
+    same accounts (or owners) starting at the same moment count each other (the caller's transaction holds
+    the locks until the new match is saved)."""
     facts = facts_of(seats)
     first = verdict(facts, turn_seconds=turn_seconds)
-    if not first.rated or first.among_bots:
+    if not first.rated:
         return first
     user_ids = sorted(seat.user_id for seat in facts if seat.user_id is not None)
+    owner_ids = sorted(seat.owner_id for seat in facts if seat.owner_id is not None) if first.among_bots else []
     if starting:
-        list(User.objects.select_for_update().filter(pk__in=user_ids).order_by("pk").values_list("pk", flat=True))
+        locked = sorted(set(user_ids) | set(owner_ids))
+        list(User.objects.select_for_update().filter(pk__in=locked).order_by("pk").values_list("pk", flat=True))
     earlier = earlier_rated(user_ids, now=now)
+    if owner_ids:
+        earlier = max(earlier, earlier_rated_among_owners(owner_ids, now=now))
     return verdict(facts, turn_seconds=turn_seconds, earlier=earlier)
 
 
 def seating_verdict(seating: Sequence[dict[str, Any]], *, turn_seconds: int) -> Verdict:
-    """The verdict read from a table's `seating` alone (no query), for a bot account weighing an
-    invitation: with a bot account seated, only a table of bot accounts can be rated, and those need no
-    email address nor count their matches together, so the facts `seating` lacks change nothing but the
-    list of reasons of a table of people (where the email check is left out)."""
+    """The verdict read from a table's `seating`, for a bot account weighing an invitation: with a bot
+    account seated, only a table of bot accounts can be rated, and those need no email address, so the
+    facts `seating` lacks change only the list of reasons of a table of people (where the email check is
+    left out). The bot accounts' owners are read (one query, only when every seat taken is a bot
+    account's); the daily cap is not counted here (the table says it once the seats are taken)."""
+    taken = [seat for seat in seating if not seat.get("empty")]
+    among_bots = bool(taken) and all(seat.get("bot_account") for seat in taken)
+    owners = owner_ids_of(seat.get("user_id") for seat in taken) if among_bots else {}
     facts = [
         SeatFacts(
             seat.get("user_id"),
@@ -204,9 +256,9 @@ def seating_verdict(seating: Sequence[dict[str, Any]], *, turn_seconds: int) -> 
             guest=bool(seat.get("guest")),
             bot_account=bool(seat.get("bot_account")),
             verified=True,
+            owner_id=owners.get(seat.get("user_id")),  # type: ignore[arg-type]
         )
-        for seat in seating
-        if not seat.get("empty")
+        for seat in taken
     ]
     return verdict(facts, turn_seconds=turn_seconds)
 
@@ -214,8 +266,9 @@ def seating_verdict(seating: Sequence[dict[str, Any]], *, turn_seconds: int) -> 
 def window_open(seating: Sequence[dict[str, Any]], own_turns: Sequence[int], *, first_game: bool, over: bool) -> bool:
     """Whether a rated match is still in its abort window (SPEC 11): in the first game (or before it is
     dealt), while some human seat has made fewer than `abort_turns()` turns of its own (autopilot and
-    timeout turns are not its own). Once the first game is over the window is closed. Seats of bot
-    accounts are not human seats: a match among bot accounts has no window.
+    timeout turns are not its own). Once the first game is over the window is closed. Every seat but a
+    site bot's counts: bot accounts have the window like people (SPEC 14), so a match among bot accounts
+    is aborted, not rated, when one of them leaves before each has made its own turns.
 
     >>> people = [{"bot": None, "bot_account": False}, {"bot": None, "bot_account": False}]
     >>> window_open(people, [3, 2], first_game=True, over=False)
@@ -226,13 +279,13 @@ def window_open(seating: Sequence[dict[str, Any]], own_turns: Sequence[int], *, 
     True
     >>> window_open(people, [0, 0], first_game=False, over=False)
     False
-    >>> window_open([{"bot": None, "bot_account": True}] * 2, [0, 0], first_game=True, over=False)
+    >>> window_open([{"bot": None, "bot_account": True}] * 2, [0, 2], first_game=True, over=False)
+    True
+    >>> window_open([{"bot": None, "bot_account": True}] * 2, [3, 3], first_game=True, over=False)
     False
     """
     if not first_game or over:
         return False
     needed = abort_turns()
     counts = list(own_turns) + [0] * (len(seating) - len(own_turns))
-    return any(
-        counts[index] < needed for index, seat in enumerate(seating) if not seat.get("bot") and not seat.get("bot_account")
-    )
+    return any(counts[index] < needed for index, seat in enumerate(seating) if not seat.get("bot"))

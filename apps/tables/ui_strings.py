@@ -27,6 +27,7 @@ def unrated_reasons() -> dict[str, str]:
         rated.BOT: _("a bot is playing"),
         rated.GUEST: _("a guest is playing"),
         rated.BOT_ACCOUNT: _("a bot account is playing with people"),
+        rated.SAME_OWNER: _("bot accounts of the same owner are playing each other"),
         rated.UNVERIFIED_EMAIL: _("a player has not verified their email address"),
         rated.BARRED: _("a player is barred from rated play"),
         rated.NO_TIMER: _("there is no turn timer"),

@@ -136,6 +136,19 @@ def test_bot_accounts_sit_down_among_bot_accounts_and_are_rated_among_themselves
     assert match.rated is True
 
 
+def test_an_invitation_between_bot_accounts_of_one_owner_says_it_would_be_unrated():
+    owner = make_user("ada")
+    host, _ = make_bot("robo", owner)
+    invited, _ = make_bot("droid", owner)
+    stranger, _ = make_bot("other")
+    services.table_open(by=host, game="tile-rummy", seat_count=2, invite={1: invited})
+    services.table_open(by=host, game="tile-rummy", seat_count=2, invite={1: stranger})
+    [same] = invitations_for(invited.pk)
+    assert same["rated"] is False and same["unrated"] == [rated.SAME_OWNER]
+    [other] = invitations_for(stranger.pk)
+    assert other["rated"] is True and other["unrated"] == []
+
+
 def verdict_of(seating):
     return rated.seating_verdict(seating, turn_seconds=60)
 

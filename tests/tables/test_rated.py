@@ -233,11 +233,68 @@ def test_bot_accounts_alone_are_rated_on_their_board_without_email_addresses():
     table = table_of(robo, droid)
     assert table.rated and table.unrated_reasons == []
     services.table_start(table_id=table.pk, by=robo)
-    services.table_leave(table_id=table.pk, by=droid)  # as today: no abort window among bot accounts
+    assert play_until(table.pk, [robo, droid], 3) == [3, 3]
+    services.table_leave(table_id=table.pk, by=droid)  # after the abort window: placed last, rated
     match = Match.objects.get(table=table)
     assert match.rated and not match.aborted
     assert rate_match(match.pk) is True
     assert set(Rating.objects.values_list("user__username", "bot")) == {("robo", True), ("droid", True)}
+
+
+def test_a_bot_account_leaving_in_the_abort_window_aborts_a_match_among_bot_accounts():
+    """SPEC 14: bot accounts have the abort window like people (docs/bot-api.md says so)."""
+    robo, _ = make_bot("robo")
+    droid, _ = make_bot("droid")
+    table = started(robo, droid)
+    assert table.rated
+    assert play_until(table.pk, [robo, droid], 2) == [2, 2]
+    services.table_leave(table_id=table.pk, by=droid)
+    match = Match.objects.get(table=table)
+    assert match.aborted == rated.ABORT_LEFT and match.aborted_seat == 1
+    assert_nothing_for_the_leaderboards(match)
+
+
+def test_bot_accounts_of_one_owner_play_each_other_only_unrated():
+    owner = make_user("ada")
+    robo, _ = make_bot("robo", owner)
+    droid, _ = make_bot("droid", owner)
+    table = table_of(robo, droid)
+    assert not table.rated and table.unrated_reasons == [rated.SAME_OWNER]
+    assert frame_for_user(table.pk, robo.pk)["table"]["unrated"] == ["same_owner"]
+    match = services.table_start(table_id=table.pk, by=robo)
+    assert not match.rated and match.unrated_reasons == ["same_owner"]
+    services.table_leave(table_id=table.pk, by=droid)
+    assert_nothing_for_the_leaderboards(Match.objects.get(pk=match.pk))
+    # With a third owner's bot account at the table, still one person on two seats: unrated.
+    three = table_of(robo, droid, make_bot("other")[0])
+    assert not three.rated and three.unrated_reasons == [rated.SAME_OWNER]
+
+
+def test_a_fourth_match_between_the_same_two_bot_accounts_within_a_day_is_unrated(settings):
+    robo, _ = make_bot("robo")
+    droid, _ = make_bot("droid")
+    first = [started(robo, droid) for _ in range(3)]
+    assert all(Match.objects.get(table=table).rated for table in first)
+    fourth = table_of(robo, droid)
+    assert not fourth.rated and fourth.unrated_reasons == [rated.REPEAT_OPPONENTS]
+    assert not services.table_start(table_id=fourth.pk, by=robo).rated
+    Match.objects.filter(table__in=first).update(started_at=timezone.now() - timezone.timedelta(hours=25))
+    assert services.table_start(table_id=table_of(robo, droid).pk, by=robo).rated
+
+
+def test_an_owners_bot_accounts_count_as_one_opponent_for_the_daily_cap(settings):
+    """Two people with several bot accounts each cannot play more rated matches a day than two people:
+    whichever of their bot accounts play, the cap counts the owners."""
+    settings.TABLE_SEATS_PER_USER = 20
+    ada, bea = make_user("ada"), make_user("bea")
+    a1, a2, a3 = (make_bot(name, ada)[0] for name in ("a1", "a2", "a3"))
+    b1, b2 = (make_bot(name, bea)[0] for name in ("b1", "b2"))
+    assert all(started(*pair).rated for pair in ((a1, b1), (a2, b1), (a1, b2)))
+    fourth = table_of(a3, b2)  # two bot accounts that never met, of owners who used their day
+    assert not fourth.rated and fourth.unrated_reasons == [rated.REPEAT_OPPONENTS]
+    assert not services.table_start(table_id=fourth.pk, by=a3).rated
+    # Another owner's bot account is another opponent.
+    assert started(a3, make_bot("c1")[0]).rated
 
 
 # --- what the pages say -------------------------------------------------------------------------------------
