@@ -18,6 +18,7 @@ from django.conf import settings  # noqa: E402
 from apps.accounts import sockets  # noqa: E402
 from apps.bots.asgi import BearerTokenMiddleware  # noqa: E402
 from apps.live import collector, loop, owners  # noqa: E402
+from apps.live.daphne import let_access_logs_hide_invites  # noqa: E402
 from apps.live.sessions import session_user_stack  # noqa: E402
 from rummysite import metrics  # noqa: E402
 from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
@@ -33,6 +34,8 @@ sys.setswitchinterval(settings.ASGI_SWITCH_INTERVAL)
 if collector.wanted():
     loop.on_start(collector.keep_collections_short)
 collector.watch_slow_collections(settings.LIVE_GC_LOG_MS)
+# Daphne's access log never writes a private table's invite token (apps/live/daphne.py).
+let_access_logs_hide_invites()
 
 # The client's address is settled first (rummysite/client_address.py): Django's REMOTE_ADDR, allauth's
 # rate limits and the consumers all read the one the trusted proxy saw. Open WebSockets are counted.

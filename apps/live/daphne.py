@@ -1,5 +1,5 @@
 """Three corrections to daphne's WebSocket layer (autobahn, twisted), applied once, on import of
-apps.live.endpoint.
+apps.live.endpoint, and one to its access log, applied by rummysite/asgi.py.
 
 Close codes of RFC 6455 through daphne.
 
@@ -22,10 +22,16 @@ nothing waiting in its buffer, the bytes are now sent at once, as asyncio's tran
 socket does not take (a full buffer, an error) goes the old way, after anything sent, so order and error
 handling are twisted's own. HTTP responses are left alone (they are written in several pieces that
 twisted joins).
+
+An access log without invitations. Daphne writes every request's path and query to its access log
+(stdout, at its default verbosity): a private table's link, `?invite=TOKEN`, is the key to the table, and
+logs are kept and read by more people than the table's host. The token is replaced by a placeholder
+before any access logger sees the path (issue 40).
 """
 
 from __future__ import annotations
 
+import re
 from pprint import pformat
 from typing import Any
 
@@ -123,3 +129,32 @@ def let_websockets_send_at_once() -> None:
     tcp.Connection.write = write
     tcp.Connection._sends_at_once = True
     WebSocketProtocol.connectionMade = connection_made
+
+
+#: What an access log line shows instead of a private table's invite token.
+INVITE_PLACEHOLDER = "HIDDEN"
+_INVITE = re.compile(r"([?&;]invite=)[^&;#\s]*", re.I)
+
+
+def without_invites(path: str) -> str:
+    """The path and query with every `invite=` value replaced: "/tables/7/?invite=HIDDEN&chat=1"."""
+    return _INVITE.sub(lambda found: found.group(1) + INVITE_PLACEHOLDER, path)
+
+
+def let_access_logs_hide_invites() -> None:
+    try:
+        from daphne.server import Server
+    except ImportError:  # not served by daphne
+        return
+    if getattr(Server, "_hides_invites", False):
+        return
+    log_action = Server.log_action
+
+    def log_without_invites(self: Any, protocol: str, action: str, details: dict[str, Any]) -> None:
+        path = details.get("path")
+        if isinstance(path, str) and "invite=" in path.lower():
+            details = {**details, "path": without_invites(path)}
+        log_action(self, protocol, action, details)
+
+    Server.log_action = log_without_invites
+    Server._hides_invites = True
