@@ -17,7 +17,8 @@ from apps.live.bus import bus
 from apps.live.endpoint import Endpoint
 from apps.live.guard import Field, FrameSpec
 from apps.live.threads import db
-from apps.review.services import HintRefused, game_hint
+from apps.review.hint_pool import hint_frame
+from apps.review.services import HintRefused
 from apps.tables import services
 from apps.tables.access import may_watch
 from apps.tables.effects import invitations_topic
@@ -164,15 +165,10 @@ class TableSocket(ChatSocket, Endpoint):
         await self.send_text(f'{{"type":"pong","version":{self.room.version}}}')
 
     async def on_hint(self, content: dict[str, Any]) -> None:
-        """A hint for this viewer only (apps/review/services.py: the search runs outside every lock)."""
-        language, user = self.language, self.user
-
-        def run() -> Any:
-            with translation.override(language):
-                return game_hint(table_id=self.table_id, by=user)
-
+        """A hint for this viewer only (apps/review/hint_pool.py: searched on the hints' own threads)."""
+        language = self.language
         try:
-            await self.send_json(await db(run)())
+            await self.send_json(await hint_frame(table_id=self.table_id, by=self.user, language=language))
         except HintRefused as error:
             with translation.override(language):
                 message = str(error) if error.engine_error is None else engine_text(error.engine_error)

@@ -227,6 +227,7 @@ class SeatPosition:
     moves: int
     seat: int | None
     left_match: bool
+    private: bool = False
 
 
 def seat_position(table_id: int, user: Any) -> SeatPosition | None:
@@ -252,6 +253,7 @@ def seat_position(table_id: int, user: Any) -> SeatPosition | None:
         moves=0 if game is None else game.move_count,  # read in the same row as the state
         seat=seat,
         left_match=left_match,
+        private=table.private,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from apps.accounts.models import User
 from apps.engine.game import get_rules
+from apps.engine.tiles import Tile, ids_of
 from apps.tables import services
 from apps.tables.models import Game, Table
 from tests.tables.helpers import make_user, play_match, run_due
@@ -40,3 +41,26 @@ def seat_to_move(table: Table) -> int:
     seat = get_rules(table.game).to_move(get_rules(table.game).from_dict(game.state))
     assert seat is not None
     return seat
+
+
+def with_an_opening(table: Table, faces: str = "r11 r12 r13") -> Table:
+    """The Rearrange table of `unrated_table`, with `faces` (a run worth 36: an opening) swapped into the
+    rack of the seat to move from wherever they were, so that a hint there has something to play. The
+    game's tiles stay the same 106; the table's version does not change (nothing was played)."""
+    game = Game.objects.get(pk=table.current_game_id)
+    state = dict(game.state)
+    seat = seat_to_move(table)
+    places = [list(state["racks"][index]) for index in range(len(state["racks"]))] + [list(state["pool"])]
+    rack = places[seat]
+    kept = {tile for face in faces.split() for tile in ids_of(Tile.parse(face))}
+    for face in faces.split():
+        wanted = ids_of(Tile.parse(face))[0]
+        if wanted in rack:
+            continue
+        holder = next(place for place in places if wanted in place)
+        given = next(tile for tile in rack if tile not in kept)
+        holder[holder.index(wanted)] = given
+        rack[rack.index(given)] = wanted
+    state["racks"], state["pool"] = places[:-1], places[-1]
+    Game.objects.filter(pk=game.pk).update(state=state)
+    return Table.objects.get(pk=table.pk)

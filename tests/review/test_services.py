@@ -8,14 +8,17 @@ from typing import Any
 import pytest
 from celery import current_app
 from django.db import OperationalError, connection
+from django.db.models import F
 from django.test import override_settings
 
-from apps.engine.game import get_rules
+from apps.engine.game import Draw, get_rules
+from apps.engine.review.plays import Suggestion
+from apps.engine.tiles import Tile
 from apps.review import services, tasks
 from apps.review.models import GameReview, HintUse
 from apps.review.services import HintForPlayersOnly, HintsOff, HintsUsedUp, NoHintNow, game_hint, hint_status
 from apps.tables.models import Game, MoveLog, Table
-from tests.review.helpers import finished_game, rated_table, seat_to_move, unrated_table
+from tests.review.helpers import finished_game, rated_table, seat_to_move, unrated_table, with_an_opening
 from tests.tables.helpers import make_user, play_match, run_due
 
 pytestmark = pytest.mark.django_db
@@ -104,8 +107,15 @@ def test_the_backstop_queues_the_reviews_that_were_lost() -> None:
 # --- hints ---------------------------------------------------------------------------------------------------
 
 
+def something_to_play(view: Any) -> Suggestion:
+    """A stand-in search that always finds one tile to play (the first of the rack): a hint that counts."""
+    tile = Tile.parse(view["rack"][0])
+    return Suggestion((Draw(),), (tile,), 1, 1)
+
+
 def test_a_player_at_an_unrated_table_gets_the_best_play_from_their_own_view() -> None:
     table, guest = unrated_table("tile-rummy-rearrange")
+    table = with_an_opening(table)
     game = Game.objects.get(pk=table.current_game_id)
     rules = get_rules(table.game)
     seat = seat_to_move(table)
@@ -123,6 +133,7 @@ def test_a_player_at_an_unrated_table_gets_the_best_play_from_their_own_view() -
 
 def test_the_fourth_hint_of_a_game_is_refused() -> None:
     table, guest = unrated_table("tile-rummy-rearrange")
+    with_an_opening(table)
     assert [game_hint(table_id=table.pk, by=guest)["left"] for _ in range(3)] == [2, 1, 0]
     with pytest.raises(HintsUsedUp, match="You have used your 3 hints for this game."):
         game_hint(table_id=table.pk, by=guest)
@@ -161,8 +172,9 @@ def test_a_hint_is_refused_out_of_turn_and_after_the_game() -> None:
     assert not HintUse.objects.exists()
 
 
-def test_the_hints_a_player_used_appear_in_the_games_record_and_review() -> None:
+def test_the_hints_a_player_used_appear_in_the_games_record_and_review(monkeypatch: pytest.MonkeyPatch) -> None:
     table, guest = unrated_table()
+    monkeypatch.setattr(services, "engine_hint", something_to_play)  # the record must replay: the deal stays as dealt
     seat = seat_to_move(table)
     made = MoveLog.objects.filter(game_id=table.current_game_id).count()
     game_hint(table_id=table.pk, by=guest)
@@ -189,3 +201,41 @@ def test_the_hint_is_searched_outside_any_transaction(monkeypatch: pytest.Monkey
     monkeypatch.setattr(services, "engine_hint", spying)
     game_hint(table_id=table.pk, by=guest)
     assert seen == [False]
+
+
+def test_a_hint_is_reserved_before_its_search_and_given_back_when_the_table_moved_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    table, guest = unrated_table()
+    reserved: list[int] = []
+
+    def moving_on(view: Any) -> Suggestion:
+        reserved.append(HintUse.objects.count())
+        Table.objects.filter(pk=table.pk).update(version=F("version") + 1)  # a move lands during the search
+        return something_to_play(view)
+
+    monkeypatch.setattr(services, "engine_hint", moving_on)
+    with pytest.raises(NoHintNow, match="The table moved on while your hint was being found: ask again."):
+        game_hint(table_id=table.pk, by=guest)
+    assert reserved == [1] and not HintUse.objects.exists()
+
+
+def test_a_number_given_back_is_taken_again_and_a_fourth_is_still_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    table, guest = unrated_table()
+    monkeypatch.setattr(services, "engine_hint", something_to_play)
+    assert [game_hint(table_id=table.pk, by=guest)["left"] for _ in range(3)] == [2, 1, 0]
+    HintUse.objects.filter(number=1).delete()  # as a give-back leaves it: numbers 2 and 3 taken
+    assert game_hint(table_id=table.pk, by=guest)["left"] == 0
+    assert sorted(HintUse.objects.values_list("number", flat=True)) == [1, 2, 3]
+    with pytest.raises(HintsUsedUp):
+        game_hint(table_id=table.pk, by=guest)
+
+
+def test_the_hints_of_a_private_table_answer_a_stranger_as_for_a_table_that_does_not_exist() -> None:
+    table, guest = unrated_table()
+    Table.objects.filter(pk=table.pk).update(private=True)
+    missing = 10_000 + table.pk
+    for stranger in (None, make_user("stranger")):
+        hidden = hint_status(table_id=table.pk, user=stranger)
+        assert hidden == {**hint_status(table_id=missing, user=stranger), "message": f"There is no table {table.pk}."}
+        with pytest.raises(NoHintNow, match=f"There is no table {table.pk}."):
+            game_hint(table_id=table.pk, by=stranger)
+    assert hint_status(table_id=table.pk, user=guest)["available"]  # its player still sees it
