@@ -17,8 +17,9 @@ import pytest
 from django.db import connection, connections, transaction
 
 from apps.tables import services
-from apps.tables.models import FairDeal, Game, Match, Table
+from apps.tables.models import FairDeal, Game, Match, Seat, Table
 from apps.tables.services import sql
+from tests.tables.helpers import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -143,3 +144,44 @@ def test_a_lock_granted_after_a_new_game_was_dealt_reads_the_new_game(alice, bob
 
     seen = read_while_another_writes(table.pk, write)
     assert seen.current_game is not None and seen.current_game.pk == new.pk
+
+
+def at_once(count: int, action: Callable[[int], object]) -> list[object]:
+    """`action(i)` for i in range(count), all in threads released together; what each returned or raised."""
+    barrier = threading.Barrier(count)
+    outcomes: list[object] = [None] * count
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            outcomes[i] = action(i)
+        except Exception as error:  # noqa: BLE001 - the test reads them
+            outcomes[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    return outcomes
+
+
+def test_tables_opened_at_once_by_one_host_stop_at_the_host_limit(alice, settings):
+    settings.TABLE_UNSTARTED_PER_HOST = 3
+    settings.TABLE_SEATS_PER_USER = 10
+    outcomes = at_once(8, lambda i: services.table_open(by=alice, game=HOUSE, seat_count=2))
+    opened = [o for o in outcomes if isinstance(o, Table)]
+    assert len(opened) == 3, outcomes
+    assert all(isinstance(o, services.NotAllowed) for o in outcomes if not isinstance(o, Table)), outcomes
+    assert Table.objects.filter(host=alice).count() == 3
+
+
+def test_joins_at_once_at_different_tables_stop_at_the_seat_limit(bob, settings):
+    settings.TABLE_SEATS_PER_USER = 2
+    tables = [services.table_open(by=make_user(f"host{i}"), game=HOUSE, seat_count=2) for i in range(6)]
+    outcomes = at_once(6, lambda i: services.table_join(table_id=tables[i].pk, by=bob))
+    refused = [o for o in outcomes if isinstance(o, services.NotAllowed)]
+    assert len(refused) == 4, outcomes
+    assert Seat.objects.filter(user=bob).count() == 2

@@ -19,6 +19,7 @@ from apps.tables.services.rows import (
     bump,
     check_host_limit,
     check_may_act,
+    hold_user_limits,
     is_moderator,
     lock,
     save_seating,
@@ -146,6 +147,7 @@ def table_new_match(*, table_id: int, by: User) -> Table:
         if all(not seat.is_empty for seat in rows):
             start(table, rows)
         else:
+            hold_user_limits(by)
             check_host_limit(by)  # it waits for players: one more unstarted table of this host
             bump(table)
             table.save()

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -97,8 +98,24 @@ def check_may_sit(user: User) -> None:
     check_may_act(user)
 
 
+#: The first key of the transaction-scoped advisory locks that make a user's seat and host counts atomic.
+_USER_LIMITS_LOCK = 0x7255  # "rU"
+
+
+def hold_user_limits(user: User) -> None:
+    """Until the transaction ends, nobody else counts or changes `user`'s seats and unstarted tables
+    through the checks below: without it two joins at two tables (each under its own table's lock), or
+    two tables opened at once, both counted 4 of 5 and both sat (CONVENTIONS 25). An advisory lock, not
+    the user's row, so that it never waits on a ban or a rating that holds that row; SQLite runs one
+    writer at a time."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_USER_LIMITS_LOCK, user.pk])
+
+
 def check_seat_limit(user: User) -> None:
-    """A user sits at most at TABLE_SEATS_PER_USER tables that are open or playing (SPEC 11)."""
+    """A user sits at most at TABLE_SEATS_PER_USER tables that are open or playing (SPEC 11). Call it in
+    the transaction that seats the user, after `hold_user_limits`."""
     limit = int(getattr(settings, "TABLE_SEATS_PER_USER", 5))
     active = (Table.Status.OPEN, Table.Status.PLAYING)
     if Seat.objects.filter(user=user, left_match=False, table__status__in=active).count() >= limit:
@@ -113,7 +130,8 @@ def check_seat_limit(user: User) -> None:
 
 
 def check_host_limit(user: User) -> None:
-    """A user hosts at most TABLE_UNSTARTED_PER_HOST tables that have not started (SPEC 11)."""
+    """A user hosts at most TABLE_UNSTARTED_PER_HOST tables that have not started (SPEC 11). Call it in
+    the transaction that opens the table, after `hold_user_limits`."""
     limit = int(getattr(settings, "TABLE_UNSTARTED_PER_HOST", 3))
     if Table.objects.filter(host=user, status=Table.Status.OPEN).count() >= limit:
         raise NotAllowed(

@@ -27,6 +27,7 @@ from apps.tables.services.rows import (
     check_host_limit,
     check_may_sit,
     check_seat_limit,
+    hold_user_limits,
     is_moderator,
     lock,
     no_such_table,
@@ -58,8 +59,6 @@ def table_open(
     or declines). A user hosts at most a few tables that have not started, and sits at a few at once
     (SPEC 11: rows.check_host_limit, rows.check_seat_limit)."""
     check_may_sit(by)
-    check_host_limit(by)
-    check_seat_limit(by)
     invite = dict(invite or {})
     if not is_available(game):
         raise TableError(_("There is no game called %(game)r.") % {"game": game})
@@ -90,6 +89,9 @@ def table_open(
         )
     check_invitations(by, invite, levels)
     with transaction.atomic():
+        hold_user_limits(by)
+        check_host_limit(by)
+        check_seat_limit(by)
         table = Table.objects.create(
             game=game,
             host=by,
@@ -154,6 +156,7 @@ def table_join(*, table_id: int, by: User, seat_index: int | None = None, invite
         if seat_row(rows, by) is not None:
             raise NotAllowed(_("You already have a seat at this table."))
         if invited is not None and seat_index in (None, invited.index):
+            hold_user_limits(by)
             check_seat_limit(by)
             return sit(table, rows, invited, by)
         if is_bot_account(by) and not holds_link and not all(is_bot_account(seat.user) for seat in rows if seat.user_id):
@@ -168,6 +171,7 @@ def table_join(*, table_id: int, by: User, seat_index: int | None = None, invite
                 raise NotAllowed(_("That seat is taken."))
         if not empty:
             raise NotAllowed(_("This table is full."))
+        hold_user_limits(by)
         check_seat_limit(by)
         return sit(table, rows, empty[0], by)
 
@@ -215,6 +219,7 @@ def invitation_accept(*, table_id: int, by: User) -> Seat:
     with transaction.atomic():
         table = lock(table_id)
         rows, seat = _invited(table, by)
+        hold_user_limits(by)
         check_seat_limit(by)
         return sit(table, rows, seat, by)
 
