@@ -52,6 +52,23 @@ def bots_of_owners(owner_ids: Iterable[int]) -> dict[int, int]:
     return dict(BotAccount.objects.filter(owner_id__in=set(owner_ids)).values_list("user_id", "owner_id"))
 
 
+def accounts_of_one_person(user: Any) -> list[int]:
+    """The accounts whose lobby tables count together against one person's limits (SPEC 14: tables per
+    owner): for a bot account, every bot account of its owner (one query); for anyone else, their own.
+    More bot accounts are no more tables."""
+    owner_id = owner_id_of(user)
+    if owner_id is None:
+        return [user.pk]
+    return sorted(bots_of_owners([owner_id]))
+
+
+def limits_key(user: Any) -> int:
+    """Whose limits an action of `user` counts against, as one id: a bot account's owner's (the owner's
+    bot accounts are counted and held together), anyone else's own."""
+    owner_id = owner_id_of(user)
+    return int(user.pk) if owner_id is None else owner_id
+
+
 def bot_account_named(name: str) -> BotAccount | None:
     """The bot account of that name (any case), with its user, if it is one that can play now: active and
     not banned."""
