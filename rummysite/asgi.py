@@ -14,6 +14,7 @@ django_asgi_app = get_asgi_application()  # sets Django up before the consumers 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 
 from apps.accounts import sockets  # noqa: E402
 from apps.bots.asgi import BearerTokenMiddleware  # noqa: E402
@@ -21,9 +22,15 @@ from apps.live import collector, loop, owners  # noqa: E402
 from apps.live.daphne import let_access_logs_hide_invites  # noqa: E402
 from apps.live.sessions import session_user_stack  # noqa: E402
 from rummysite import metrics  # noqa: E402
+from rummysite.checks import errors_at_start  # noqa: E402
 from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
 from rummysite.embedded import start_embedded_worker  # noqa: E402
 from rummysite.routing import websocket_urlpatterns  # noqa: E402
+
+# A process that could only answer 500 stops here, saying why (rummysite/checks.py: DEBUG off, static
+# files not collected). Daphne runs no system checks of its own.
+if problems := errors_at_start():
+    raise ImproperlyConfigured(" ".join(f"{problem.msg} {problem.hint} ({problem.id})" for problem in problems))
 
 # The event loop shares the GIL with the consumers' database threads; Python hands it over only every
 # switch interval (5 ms by default), so a loop waiting behind a busy thread delays every frame of the

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "apps.review",
     "apps.moderation",  # after apps.accounts: its admin extends the accounts' one
     "apps.chat",
+    "rummysite.apps.SiteConfig",  # the site's own system checks (rummysite/checks.py)
 ]
 
 MIDDLEWARE = [
@@ -327,7 +328,9 @@ USE_TZ = True
 # --- Static files -------------------------------------------------------------------------------
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` writes (and whitenoise serves from, DEBUG off); a web process with DEBUG off stops
+# at start while its manifest is missing (rummysite/checks.py).
+STATIC_ROOT = Path(env.get_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

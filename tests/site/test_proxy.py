@@ -82,7 +82,12 @@ class Stack:
             "DATABASE_URL": f"sqlite:///{self.tmp_path / 'site.sqlite3'}",
             "TRUSTED_PROXIES": "127.0.0.1", "INTERNAL_NETWORKS": INTERNAL,
             "CELERY_EMBEDDED": "0", "TABLE_WEB_HEARTBEAT": "0",
+            # A production process stops at start without collectstatic's manifest (rummysite/checks.py);
+            # the paths here fetch no static file.
+            "STATIC_ROOT": str(self.tmp_path / "static"),
         }
+        (self.tmp_path / "static").mkdir(exist_ok=True)
+        (self.tmp_path / "static" / "staticfiles.json").write_text('{"paths": {}, "version": "1.1"}')
         self.processes.append(subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.web_port), "rummysite.asgi:application"],
             cwd=ROOT, env=site, stdout=open(self.tmp_path / "daphne.log", "wb"), stderr=subprocess.STDOUT,
