@@ -45,7 +45,9 @@ class TableSocket(ChatSocket, Endpoint):
         "draft": FrameSpec((Field("move", (str, dict, type(None)), required=True),)),
         "back": NO_FIELDS,
         "leave": NO_FIELDS,
-        "start": NO_FIELDS,
+        # `id`, as on a move: echoed as `ref` by the refusal, or by an `ack` when the match starts, so that a
+        # retried start can be matched to its answer (docs/protocol.md, section 4).
+        "start": FrameSpec((Field("id", (str,), max_length=MAX_ID_LENGTH),)),
         "rematch": NO_FIELDS,
         "new_match": NO_FIELDS,
         "seed": FrameSpec((Field("seed", (str,), required=True, max_length=64),)),
@@ -147,7 +149,8 @@ class TableSocket(ChatSocket, Endpoint):
         await self.call(content, services.table_leave)
 
     async def on_start(self, content: dict[str, Any]) -> None:
-        await self.call(content, services.table_start)
+        if await self.call(content, services.table_start) and "id" in content:
+            await self.send_json({"type": "ack", "ref": content["id"]})
 
     async def on_rematch(self, content: dict[str, Any]) -> None:
         await self.call(content, services.table_rematch)

@@ -245,6 +245,18 @@ def test_it_refuses_a_lay_off_on_the_opening_turn() -> None:
     refused(state, 0, "add 0 r8", "only from the turn after your opening")
 
 
+def test_in_the_turn_of_the_opening_only_new_melds_and_the_discard_follow() -> None:
+    # docs/protocol.md section 4 says this to client writers (issue 40): a second `lay` with no minimum is
+    # accepted after the opening in the same turn; a lay-off and a joker wait for the next turn.
+    state = position(["r10 r11 r12 r13 k2 k3 k4 b5 b6 b7 y8 y9", "b1 b2 b3 b4"], melds=[(1, "y5 y6 y7")], opened=[1])
+    state = play(state, 0, "lay r10 r11 r12 r13 | k2 k3 k4")  # 40 + 15: the opening
+    refused(state, 0, "add 0 y8", "only from the turn after your opening")
+    refused(state, 0, "add 1 r9 ..", "only from the turn after your opening")
+    state = play(state, 0, "lay b5 b6 b7")  # 15 points: no minimum once open, in the same turn too
+    assert rack(state, 0) == "y8 y9"
+    assert RULES.legal_actions(state, 0) >= {"discard", "lay"} and "add" not in RULES.legal_actions(state, 0)
+
+
 def test_it_lays_off_at_either_end_of_a_run_yours_or_anothers() -> None:
     state = position(["r4 r8 r9 k1", "b5 b6"], melds=[(1, "r5 r6 r7")], opened=[0, 1])
     state = play(state, 0, "add 0 r4 .. r8", "add 0 r9")
