@@ -260,6 +260,7 @@ def table_strings() -> dict[str, object]:
         "rematch": _("Rematch"),
         "rematch_asked": _("Rematch asked"),
         "rematch_wanted_by": _("Rematch wanted by: %(names)s"),
+        "rematch_waiting_for": _("The rematch starts when %(names)s presses Rematch too."),
         "new_match": _("New match at this table"),
         "back_to_lobby": _("Back to the lobby"),
         "see_the_table": _("See the table"),

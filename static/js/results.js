@@ -73,8 +73,15 @@ export function renderResults(root, frame, actions) {
     if (me && me.user_id === table.host_id) {
       buttons.append(h("button", { type: "button", class: "button", onclick: actions.newMatch }, t("new_match")));
     }
+    // The rematch starts by itself once every person still seated has asked (the server decides):
+    // say who asked, and whom they wait for.
     const asked = table.seats.filter((seat) => seat.rematch).map(seatName);
     if (asked.length) panel.append(h("p", { class: "results__note" }, t("rematch_wanted_by", { names: asked.join(", ") })));
+    const persons = table.seats.filter((seat) => seat.user_id !== null && !seat.bot);
+    const waitingFor = persons.filter((seat) => !seat.rematch && !seat.left).map(seatName);
+    if (asked.length && waitingFor.length && persons.every((seat) => !seat.left)) {
+      panel.append(h("p", { class: "results__note", "data-rematch-waiting": "" }, t("rematch_waiting_for", { names: waitingFor.join(", ") })));
+    }
   }
   if (matchOver) buttons.append(h("a", { class: "button button--ghost", href: actions.lobbyUrl }, t("back_to_lobby")));
   buttons.append(h("button", { type: "button", class: "button button--ghost", onclick: actions.hide }, t("see_the_table")));

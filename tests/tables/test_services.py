@@ -435,6 +435,35 @@ def test_a_rematch_keeps_those_who_said_yes(alice, bob):
     assert Match.objects.filter(table=table).count() == 2
 
 
+def test_when_every_player_asks_for_a_rematch_it_starts_whoever_the_host_is(alice, bob):
+    table = started(alice, bob, match_length=1, turn_seconds=30)
+    first = Match.objects.get(table=table)
+    assert play_match(table.pk).status == Table.Status.FINISHED
+    services.table_rematch(table_id=table.pk, by=bob)  # not the host: he waits for alice
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    assert [seat["rematch"] for seat in table.seating] == [False, True]
+    services.table_rematch(table_id=table.pk, by=alice)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    second = Match.objects.get(table=table, number=2)
+    assert table.match_id == second.pk and (table.turn_seconds, table.match_length) == (30, 1)
+    assert [p.user_id for p in second.players.order_by("seat")] == [alice.pk, bob.pk]
+    assert second.fair_deal.commitment != first.fair_deal.commitment
+    assert [seat["rematch"] for seat in table.seating] == [False, False]
+    with pytest.raises(services.NotAllowed):
+        services.table_rematch(table_id=table.pk, by=alice)  # this match is not over
+
+
+def test_asking_for_a_rematch_twice_changes_nothing_the_second_time(alice, bob):
+    table = started(alice, bob)
+    assert play_match(table.pk).status == Table.Status.FINISHED
+    services.table_rematch(table_id=table.pk, by=alice)
+    version = Table.objects.get(pk=table.pk).version
+    services.table_rematch(table_id=table.pk, by=alice)
+    assert Table.objects.get(pk=table.pk).version == version
+
+
 def test_a_moderator_can_close_a_table_mid_match_and_it_is_not_rated(alice, bob):
     table = started(alice, bob)
     moderator = make_user("mod", staff=True)

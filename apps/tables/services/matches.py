@@ -105,7 +105,10 @@ def table_seed(*, table_id: int, by: User, seed: object) -> None:
 
 
 def table_rematch(*, table_id: int, by: User) -> None:
-    """After a match: this seat wants to play again at the same table."""
+    """After a match: this seat wants to play again at the same table. When every seat is held by a bot
+    or by a player who asked (nobody left), the rematch starts at once, whoever the host is: same seats,
+    same settings, a new fair deal. Until then everyone sees who asked; the host can still start a new
+    match with those who did (`table_new_match`)."""
     check_may_act(by)
     with transaction.atomic():
         table = lock(table_id)
@@ -115,13 +118,26 @@ def table_rematch(*, table_id: int, by: User) -> None:
         seat = seat_row(rows, by)
         if seat is None:
             raise NotAllowed(_("You have no seat at this table."))
-        if not seat.rematch:
-            seat.rematch = True
-            seat.save(update_fields=["rematch"])
-            save_seating(table, rows)
-            bump(table)
-            table.save(update_fields=["version", "seating", "updated_at"])
-            effects.after_commit(table)
+        if seat.rematch:
+            return
+        seat.rematch = True
+        seat.save(update_fields=["rematch"])
+        if all(row.bot_level or (row.user_id is not None and row.rematch and not row.left_match) for row in rows):
+            again(table, rows)
+            start(table, rows)
+            return
+        save_seating(table, rows)
+        bump(table)
+        table.save(update_fields=["version", "seating", "updated_at"])
+        effects.after_commit(table)
+
+
+def again(table: Table, rows: list[Seat]) -> None:
+    """The finished table made ready for its next match, before `start` or before waiting for players."""
+    table.status = Table.Status.OPEN
+    save_seating(table, rows)
+    table.current_game = None
+    table.due_action, table.due_at = Due.NOTHING, None
 
 
 def table_new_match(*, table_id: int, by: User) -> Table:
@@ -140,10 +156,7 @@ def table_new_match(*, table_id: int, by: User) -> Table:
             stays = seat.bot_level or seat.user_id == by.pk or (seat.rematch and not seat.left_match)
             if not stays and not seat.is_empty:
                 free_seat(seat)
-        table.status = Table.Status.OPEN
-        save_seating(table, rows)
-        table.current_game = None
-        table.due_action, table.due_at = Due.NOTHING, None
+        again(table, rows)
         if all(not seat.is_empty for seat in rows):
             start(table, rows)
         else:
