@@ -2,11 +2,18 @@
 """A small bot for the Tile Rummy site's bot API (docs/bot-api.md): it plays legal moves of both games.
 
     pip install websockets
-    python examples/bot/bot.py --url http://127.0.0.1:8000 --token rbt_...
+    export RUMMY_BOT_TOKEN=rbt_...        # or --token-file PATH (a file holding only the token)
+    python examples/bot/bot.py --url http://127.0.0.1:8000
         waits for invitations and challenges, accepts those of the games it plays, plays them to the end
-    python examples/bot/bot.py --url http://127.0.0.1:8000 --token rbt_... --open tile-rummy --vs easy
+    python examples/bot/bot.py --url http://127.0.0.1:8000 --open tile-rummy --vs easy
         opens a table against one of the site's bots (easy or hard; or the game tile-rummy-rearrange),
         plays the match to the end, prints the result and exits
+
+The token never goes on the command line: every user of the machine can read a process's arguments
+(`ps`), so it comes from the environment variable RUMMY_BOT_TOKEN or from a file (`--token-file`). It is
+sent only to the site's own origin: a redirect to another origin is followed without it. And it never
+travels in clear over a network: the site's address is `https://`, or `http://` to this machine only
+(127.0.0.1, ::1, localhost: a site of your own).
 
 Its brain is the site's own Easy bot (`apps.engine.bots`, the pure rules engine of this repository: run the
 script from a checkout, or put the checkout on PYTHONPATH); `--brain hard` plays the Hard bot's moves. A bot
@@ -22,12 +29,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import inspect
+import ipaddress
 import json
+import os
 import random
 import secrets
+import stat
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +63,87 @@ def log(*parts: Any) -> None:
     print(*parts, flush=True)
 
 
+#: Where the token comes from, unless `--token-file` names a file.
+TOKEN_VARIABLE = "RUMMY_BOT_TOKEN"
+
+
+class Unsafe(ValueError):
+    """An address the token must not be sent to: plain http:// to another machine."""
+
+
+def is_loopback(host: str | None) -> bool:
+    if not host:
+        return False
+    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def checked_url(url: str) -> str:
+    """`url` if the token may be sent there: https://, or http:// to this machine (Unsafe otherwise: on
+    plain http anyone on the way reads the token and every move).
+
+    >>> checked_url("https://rummy.example")
+    'https://rummy.example'
+    >>> checked_url("http://127.0.0.1:8000")
+    'http://127.0.0.1:8000'
+    >>> try:
+    ...     checked_url("http://rummy.example")
+    ... except Unsafe as refused:
+    ...     print(refused)
+    refusing plain http:// to rummy.example: use https:// (http:// is only for this machine)
+    """
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return url
+    if parts.scheme == "http" and is_loopback(parts.hostname):
+        return url
+    if parts.scheme == "http":
+        raise Unsafe(f"refusing plain http:// to {parts.hostname}: use https:// (http:// is only for this machine)")
+    raise Unsafe(f"refusing {url!r}: the site's address starts with https://")
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """The scheme, host and port a URL goes to (the default port written out)."""
+    parts = urllib.parse.urlsplit(url)
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme, (parts.hostname or "").lower(), parts.port or default
+
+
+class SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follow a redirect as urllib does, but send the token only to the origin it was given for: urllib
+    copies every header of the request into the redirected one, `Authorization` too, to wherever
+    `Location` points. A redirect to an address `checked_url` refuses is not followed at all."""
+
+    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> Any:
+        checked_url(newurl)
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None and origin(newurl) != origin(req.full_url):
+            new.remove_header("Authorization")
+        return new
+
+
+def token_from(path: str | None, environ: Any = os.environ) -> str:
+    """The token: the contents of the file `path`, or else the variable RUMMY_BOT_TOKEN (ValueError if
+    neither has one). A file others may read is used, with a warning."""
+    if path:
+        mode = os.stat(path).st_mode
+        if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
+            print(f"warning: {path} can be read by other users of this machine (chmod 600 {path})", file=sys.stderr)
+        with open(path, encoding="utf-8") as file:
+            token = file.read().strip()
+        if not token:
+            raise ValueError(f"{path} holds no token")
+        return token
+    token = (environ.get(TOKEN_VARIABLE) or "").strip()
+    if not token:
+        raise ValueError(f"no token: set {TOKEN_VARIABLE}, or give --token-file PATH (a file holding only the token)")
+    return token
+
+
 class Stopped(Exception):
     """The site closed a socket for good (docs/bot-api.md, "Errors"): reconnecting would not help."""
 
@@ -65,11 +157,13 @@ class ApiError(Exception):
 
 
 class Api:
-    """The HTTP side: JSON in and out, the token in the Authorization header."""
+    """The HTTP side: JSON in and out, the token in the Authorization header (only to the site's own
+    origin, and only over https:// or to this machine: `checked_url`)."""
 
     def __init__(self, url: str, token: str) -> None:
-        self.url = url.rstrip("/")
+        self.url = checked_url(url.rstrip("/"))
         self.token = token
+        self.opener = urllib.request.build_opener(SameOriginRedirects)
 
     def _call(self, method: str, path: str, body: dict[str, Any] | None) -> dict[str, Any]:
         data = None if body is None else json.dumps(body).encode()
@@ -79,7 +173,7 @@ class Api:
         if data is not None:
             request.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(request, timeout=30) as response:
+            with self.opener.open(request, timeout=30) as response:
                 return json.loads(response.read())  # type: ignore[no-any-return]
         except urllib.error.HTTPError as error:
             raise ApiError(error.code, json.loads(error.read() or b"{}")) from None
@@ -94,6 +188,8 @@ class Api:
         return ("wss://" if self.url.startswith("https://") else "ws://") + self.url.split("://", 1)[1] + path
 
     def connect(self, path: str) -> Any:
+        # websockets (14 and later) follows a socket's redirects itself, dropping Authorization across
+        # origins and never from wss:// down to ws://.
         return connect(self.socket_url(path), additional_headers={"Authorization": f"Bearer {self.token}"},
                        **NO_PROXY)
 
@@ -329,8 +425,12 @@ async def serve(api: Api, brain: Brain, *, matches: int | None = None) -> list[d
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", required=True, help="the site, e.g. http://127.0.0.1:8000")
-    parser.add_argument("--token", required=True, help="the bot account's token (rbt_...)")
+    parser.add_argument("--url", required=True,
+                        help="the site: https://..., or http:// to this machine, e.g. http://127.0.0.1:8000")
+    parser.add_argument("--token-file", metavar="PATH",
+                        help=f"a file holding only the bot account's token (else the variable {TOKEN_VARIABLE})")
+    # Not a way in: a token on the command line is readable by every user of the machine (ps).
+    parser.add_argument("--token", help=argparse.SUPPRESS)
     parser.add_argument("--open", choices=GAMES, help="open a table of this game and play it, then exit")
     parser.add_argument("--vs", choices=("easy", "hard"), default="easy", help="the site's bot to play (--open)")
     parser.add_argument("--games", type=int, choices=(1, 3, 5), default=1, help="games in the match (--open)")
@@ -338,7 +438,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="seed the brain's choices")
     parser.add_argument("--matches", type=int, default=None, help="waiting: stop after this many matches")
     args = parser.parse_args(argv)
-    api, brain = Api(args.url, args.token), Brain(args.brain, args.seed)
+    if args.token is not None:
+        parser.error(f"--token: a token on the command line can be read by every user of this machine (ps); "
+                     f"set {TOKEN_VARIABLE} or give --token-file PATH instead (and make a new token: this one was seen)")
+    try:
+        api = Api(args.url, token_from(args.token_file))
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
+    brain = Brain(args.brain, args.seed)
     try:
         if args.open:
             result = asyncio.run(open_and_play(api, args.open, args.vs, brain, games=args.games))

@@ -103,9 +103,9 @@ def test_revoking_the_token_closes_the_example_bots_socket_and_it_stops(site, ex
 def test_the_example_bot_runs_in_one_command_and_prints_the_result(site):
     token = site.bot_account("one-command-bot")
     done = subprocess.run(
-        [sys.executable, "examples/bot/bot.py", "--url", site.url, "--token", token, "--open", "tile-rummy",
-         "--vs", "hard"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600, env={**os.environ, "PYTHONPATH": ""},
+        [sys.executable, "examples/bot/bot.py", "--url", site.url, "--open", "tile-rummy", "--vs", "hard"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONPATH": "", "RUMMY_BOT_TOKEN": token},  # the token never in its arguments (ps)
     )
     assert done.returncode == 0, done.stderr
     [line] = [line for line in done.stdout.splitlines() if line.startswith("result: ")]
