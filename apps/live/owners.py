@@ -91,7 +91,8 @@ async def check_open_sockets() -> None:
             data = found.get(connection.user_id)  # type: ignore[arg-type]
             if data is not None:
                 await connection.tell(data)
-    sessions = sorted({(c.user_id, c.session_key) for c in connections if c.session_key and not c.closed})  # type: ignore[misc]
+    sessions = sorted({(c.user_id, c.session_key) for c in connections
+                       if c.user_id is not None and c.session_key and not c.closed})
     if _session_checker and sessions:
         stale = await db(_session_checker[0])(sessions)
         for connection in connections:
