@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import login
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.db.models.functions import Coalesce
@@ -22,6 +21,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import ngettext
 
+from apps.accounts.limits import window_hit
 from apps.accounts.models import User
 from rummysite.client_address import client_address
 
@@ -72,13 +72,7 @@ def guests_admit(address: str | None) -> None:
     in the hour that began with its first (the cache holds the count: shared by every web process on the
     real stack, where the cache is Redis)."""
     limit = int(getattr(settings, "GUESTS_PER_ADDRESS_PER_HOUR", 10))
-    key = f"guests-per-address:{address or 'unknown'}"
-    cache.add(key, 0, timeout=GUEST_WINDOW_SECONDS)
-    try:
-        made = cache.incr(key)
-    except ValueError:  # it expired between the two calls: a new hour
-        cache.add(key, 1, timeout=GUEST_WINDOW_SECONDS)
-        made = 1
+    made = window_hit(f"guests-per-address:{address or 'unknown'}", seconds=GUEST_WINDOW_SECONDS)
     if made > limit:
         raise GuestsLimited(
             ngettext(

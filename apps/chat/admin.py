@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from apps.chat import services
-from apps.chat.models import ChatMessage, ChatMute, Report
+from apps.chat.models import ChatMessage, ChatMute, ModeratorMute, Report
 
 
 def log_action(request: HttpRequest, obj: object, message: str) -> None:
@@ -57,6 +57,23 @@ class ChatMuteAdmin(admin.ModelAdmin):
     list_display = ("viewer", "muted", "created_at")
     search_fields = ("viewer__username", "muted__username")
     raw_id_fields = ("viewer", "muted")
+
+
+@admin.register(ModeratorMute)
+class ModeratorMuteAdmin(admin.ModelAdmin):
+    """The moderators' mutes of accounts' chat, read only: they are made and lifted by the actions of the
+    account list (apps/moderation/admin.py), which log them."""
+
+    list_display = ("user", "until", "by", "reason", "created_at")
+    search_fields = ("user__username", "reason")
+    list_select_related = ("user", "by")
+    readonly_fields = ("user", "until", "by", "reason", "created_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Report)

@@ -95,3 +95,24 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"report #{self.pk}: {self.reported_id} at table {self.table_id}"
+
+
+class ModeratorMute(models.Model):
+    """A moderator silenced this account's chat until `until` (SPEC 13), everywhere: what it sends to a
+    table is refused with the reason, while it still plays. Made and lifted through apps/moderation
+    (logged there); the row is the mute in force, the log is its history."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="chat_muted", verbose_name=_("account"))
+    until = models.DateTimeField(_("muted until"), db_index=True)
+    reason = models.CharField(_("reason"), max_length=500, blank=True, default="")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                           related_name="+", verbose_name=_("moderator"))
+    created_at = models.DateTimeField(_("muted"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("moderator's chat mute")
+        verbose_name_plural = _("moderators' chat mutes")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} muted until {self.until:%Y-%m-%d %H:%M}"

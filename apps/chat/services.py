@@ -4,26 +4,34 @@ it refuses. What must reach the table's screens is published after the commit on
 (apps/chat/wire.py), never through the moves' transaction or the table's version.
 
 Who may say what (SPEC 13): seated players and signed-in spectators; a guest only the quick phrases;
-nobody barred (`why_barred`); at most MAX_LENGTH characters; at most CHAT_RATE_MESSAGES messages per
-CHAT_RATE_SECONDS per user, counted in the database (so across every socket and process).
+nobody barred (`why_barred`) or muted by a moderator (`chat_silence`: they still play); a bot account
+only at a table where it is seated; at most MAX_LENGTH characters; at most CHAT_RATE_MESSAGES messages
+per CHAT_RATE_SECONDS per user, and at most REPORT_RATE_REPORTS reports per REPORT_RATE_SECONDS. The
+bot accounts of one owner share one count (one person, however many accounts). A count is reserved in
+the shared cache before the row is written (apps/accounts/limits.py): sockets sending at once cannot all
+read "4" and all write the fifth.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from apps.accounts.bans import barred_message
 from apps.accounts.bans import why_barred as accounts_why_barred
-from apps.chat.models import MAX_LENGTH, MAX_REPORT_LENGTH, ChatMessage, ChatMute, Report
+from apps.accounts.limits import window_give_back, window_hit
+from apps.bots.selectors import is_bot_account, owner_id_of
+from apps.chat.models import MAX_LENGTH, MAX_REPORT_LENGTH, ChatMessage, ChatMute, ModeratorMute, Report
 from apps.chat.phrases import PHRASES, REPORT_REASONS
 from apps.chat.wire import message_frame, publish
-from apps.tables.selectors import talk_place
+from apps.tables.selectors import TalkPlace, talk_place
 
 #: How many messages come with the table when a socket opens.
 HISTORY = 50
@@ -42,6 +50,64 @@ class ChatRefused(Exception):
 
 def rate() -> tuple[int, float]:
     return int(getattr(settings, "CHAT_RATE_MESSAGES", 5)), float(getattr(settings, "CHAT_RATE_SECONDS", 10.0))
+
+
+def report_rate() -> tuple[int, float]:
+    return int(getattr(settings, "REPORT_RATE_REPORTS", 5)), float(getattr(settings, "REPORT_RATE_SECONDS", 600.0))
+
+
+def counted_as(by: Any) -> str:
+    """Whose count a user's messages and reports go to: their own, or a bot account's owner's (every bot
+    account of one owner shares one)."""
+    owner_id = owner_id_of(by)
+    return f"user:{by.pk}" if owner_id is None else f"bots-of:{owner_id}"
+
+
+def _reserve(kind: str, by: Any, most: int, seconds: float, refusal: ChatRefused) -> str:
+    """Take one of `most` places in the window of `by`'s count (or raise `refusal`); returns the key, to
+    give the place back if the work fails."""
+    key = f"{kind}:{counted_as(by)}"
+    if window_hit(key, seconds=seconds) > most:
+        raise refusal
+    return key
+
+
+def muted_until(user_id: int, *, now: datetime | None = None) -> datetime | None:
+    """When a moderator's mute of this account's chat ends, if one is in force (one query)."""
+    return ModeratorMute.objects.filter(user_id=user_id, until__gt=now or timezone.now()).values_list(
+        "until", flat=True).first()
+
+
+def _not_muted(by: Any) -> None:
+    until = muted_until(by.pk)
+    if until is not None:
+        raise ChatRefused(
+            _("A moderator muted your chat until %(until)s. You can still play.")
+            % {"until": date_format(timezone.localtime(until), "SHORT_DATETIME_FORMAT")},
+            "chat_muted",
+        )
+
+
+def _bot_seated(by: Any, place: TalkPlace) -> None:
+    """A bot account talks and reports only at a table where it is seated (it is a program playing there,
+    not a spectator: people's tables are not its audience)."""
+    if by.pk not in place.seats and is_bot_account(by):
+        raise ChatRefused(_("A bot account can chat and report only at a table where it is seated."),
+                          "chat_bot_not_seated")
+
+
+def chat_silence(*, user_id: int, until: datetime, by: Any, reason: str = "") -> ModeratorMute:
+    """A moderator mutes the account's chat until `until` (apps/moderation logs it)."""
+    mute, _created = ModeratorMute.objects.update_or_create(
+        user_id=user_id, defaults={"until": until, "by": by if getattr(by, "pk", None) else None, "reason": reason[:500]})
+    return mute
+
+
+def chat_unsilence(*, user_id: int) -> bool:
+    """Lift a moderator's mute of the account's chat. Returns whether one was in force."""
+    in_force = ModeratorMute.objects.filter(user_id=user_id, until__gt=timezone.now()).exists()
+    ModeratorMute.objects.filter(user_id=user_id).delete()
+    return in_force
 
 
 def why_barred(user: Any) -> str | None:
@@ -78,19 +144,24 @@ def chat_say(*, table_id: int, by: Any, text: str = "", phrase: str = "") -> dic
     place = talk_place(table_id)
     if place is None:
         raise ChatRefused(_("There is no such table."), "chat_no_table")
+    _bot_seated(by, place)
+    _not_muted(by)
     most, seconds = rate()
-    since = timezone.now() - timedelta(seconds=seconds)
-    if ChatMessage.objects.filter(author=by, created_at__gte=since).count() >= most:
-        raise ChatRefused(
-            _("Slow down: at most %(n)s messages in %(s)s seconds.") % {"n": most, "s": f"{seconds:g}"},
-            "chat_rate_limited",
-        )
-    with transaction.atomic():
-        message = ChatMessage.objects.create(
-            table_id=table_id, match_id=place.match_id, author=by, seat=place.seats.get(by.pk), text=text, phrase=phrase
-        )
-        frame = {"type": "chat", "message": message_frame(message, by.get_username())}
-        transaction.on_commit(lambda: publish(table_id, frame, author_id=by.pk))
+    key = _reserve("chat-rate", by, most, seconds, ChatRefused(
+        _("Slow down: at most %(n)s messages in %(s)s seconds.") % {"n": most, "s": f"{seconds:g}"},
+        "chat_rate_limited",
+    ))
+    try:
+        with transaction.atomic():
+            message = ChatMessage.objects.create(
+                table_id=table_id, match_id=place.match_id, author=by, seat=place.seats.get(by.pk), text=text,
+                phrase=phrase,
+            )
+            frame = {"type": "chat", "message": message_frame(message, by.get_username())}
+            transaction.on_commit(lambda: publish(table_id, frame, author_id=by.pk))
+    except BaseException:
+        window_give_back(key)
+        raise
     return frame
 
 
@@ -161,6 +232,14 @@ def report_make(*, table_id: int, by: Any, user_id: int | None = None, message_i
         raise ChatRefused(_("Report a player seated at this table, or one of the messages here."), "report_no_target")
     if user_id == by.pk:
         raise ChatRefused(_("You cannot report yourself."), "report_self")
+    _bot_seated(by, place)
+    most, seconds = report_rate()
+    minutes = max(1, round(seconds / 60))
+    key = _reserve("report-rate", by, most, seconds, ChatRefused(
+        ngettext("Slow down: at most %(n)s reports in %(m)s minute.", "Slow down: at most %(n)s reports in %(m)s minutes.",
+                 minutes) % {"n": most, "m": minutes},
+        "report_rate_limited",
+    ))
     last = ChatMessage.objects.filter(table_id=table_id).select_related("author").order_by("-id")[:REPORT_CONTEXT]
     context = {
         "match": place.match_id,
@@ -174,4 +253,8 @@ def report_make(*, table_id: int, by: Any, user_id: int | None = None, message_i
             return Report.objects.create(reporter=by, reported_id=user_id, message=message, table_id=table_id,
                                          match_id=place.match_id, reason=reason, text=text, context=context)
     except IntegrityError:
+        window_give_back(key)
         raise ChatRefused(_("You have reported this already."), "report_duplicate") from None
+    except BaseException:
+        window_give_back(key)
+        raise
