@@ -2,7 +2,8 @@
 
 - Each account's page shows the accounts it shares a network address or a browser with, its leaver rate
   and its rating history per opponent; the account list has a "linked" column and filter, and the
-  action "mark as booster" (barred from rated play, its rating gains voided).
+  actions "mark as booster" (barred from rated play, its rating gains voided) and "mute the chat for N
+  hours" / "lift the chat mute" (SPEC 13: the account plays on, and says nothing at any table).
 - Rated matches (the ratings' ledger) have the action "void": the match's rating changes are reversed,
   exactly once, and the players' later ratings recomputed.
 - The log of every moderator action, read-only.
@@ -13,6 +14,7 @@ sits below the tables and the ratings, so what it shows of them is added from th
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -22,6 +24,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -35,7 +38,7 @@ from apps.leaderboards.models import AppliedMatch
 from apps.leaderboards.selectors import opponent_history
 from apps.moderation.models import ModerationAction, Sighting
 from apps.moderation.selectors import linked_accounts, shares_with_another
-from apps.moderation.services import account_mark_booster, match_void
+from apps.moderation.services import account_mark_booster, account_mute_chat, account_unmute_chat, match_void
 from apps.tables.selectors import leaver_record
 
 
@@ -46,15 +49,32 @@ class ReasonForm(forms.Form):
     )
 
 
+class MuteForm(ReasonForm):
+    hours = forms.IntegerField(label=_("Mute the chat for (hours)"), min_value=1, max_value=24 * 365, initial=24)
+
+    field_order = ["hours", "reason"]
+
+
 def reason_page(
     model_admin: admin.ModelAdmin[Any], request: HttpRequest, *, action: str, title: str, explanation: str,
     submit: str, targets: list[tuple[int, str]], skipped_self: bool = False,
 ) -> tuple[str | None, HttpResponse | None]:
     """The page an action shows first to ask for a reason: (the reason, None) once given, else (None, the
     page to show)."""
-    form = ReasonForm(request.POST if "apply" in request.POST else None)
+    data, page = form_page(model_admin, request, ReasonForm, action=action, title=title, explanation=explanation,
+                           submit=submit, targets=targets, skipped_self=skipped_self)
+    return (None, page) if data is None else (data["reason"], None)
+
+
+def form_page(
+    model_admin: admin.ModelAdmin[Any], request: HttpRequest, form_class: type[forms.Form], *, action: str,
+    title: str, explanation: str, submit: str, targets: list[tuple[int, str]], skipped_self: bool = False,
+) -> tuple[dict[str, Any] | None, HttpResponse | None]:
+    """The page an action shows first to ask for its form (a reason, and what else it needs): (the form's
+    values, None) once given, else (None, the page to show)."""
+    form = form_class(request.POST if "apply" in request.POST else None)
     if form.is_bound and form.is_valid():
-        return form.cleaned_data["reason"], None
+        return form.cleaned_data, None
     opts = model_admin.model._meta
     context = {
         **model_admin.admin_site.each_context(request),
@@ -124,7 +144,7 @@ class ModeratedUserAdmin(UserAdmin):
         *UserAdmin.fieldsets,
         (_("Moderation"), {"fields": ("booster_since", "leaver_rate", "linked_accounts", "opponents")}),
     )
-    actions = [*UserAdmin.actions, "mark_boosters"]
+    actions = [*UserAdmin.actions, "mark_boosters", "mute_chat", "unmute_chat"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         return super().get_queryset(request).annotate(shares=shares_with_another())
@@ -196,6 +216,44 @@ class ModeratedUserAdmin(UserAdmin):
             messages.SUCCESS,
         )
         return None
+
+
+    @admin.action(description=_("Mute the chat of the selected users for some hours…"), permissions=["change"])
+    def mute_chat(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        targets = [user for user in queryset if user.pk != request.user.pk]
+        data, page = form_page(
+            self, request, MuteForm, action="mute_chat", title=gettext("Mute the chat"),
+            explanation=gettext(
+                "A muted account plays on, but nothing it writes or sends as a quick phrase reaches any table "
+                "until the mute ends; it is told so, with the end."
+            ),
+            submit=gettext("Mute the chat"), targets=[(user.pk, user.username) for user in targets],
+            skipped_self=len(targets) != len(queryset),
+        )
+        if data is None:
+            return page
+        until = timezone.now() + timedelta(hours=data["hours"])
+        for user in targets:
+            account_mute_chat(user_id=user.pk, until=until, by=request.user, reason=data["reason"])
+            self.log_change(request, user, f"Chat muted until {until:%Y-%m-%d %H:%M} UTC: {data['reason']}")
+        self.message_user(
+            request,
+            ngettext("%(count)d user's chat muted.", "%(count)d users' chat muted.", len(targets)) % {"count": len(targets)},
+            messages.SUCCESS,
+        )
+        return None
+
+    @admin.action(description=_("Lift the chat mute of the selected users"), permissions=["change"])
+    def unmute_chat(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        lifted = 0
+        for user in queryset:
+            if account_unmute_chat(user_id=user.pk, by=request.user):
+                self.log_change(request, user, "Chat mute lifted")
+                lifted += 1
+        self.message_user(
+            request, ngettext("%(count)d chat mute lifted.", "%(count)d chat mutes lifted.", lifted) % {"count": lifted},
+            messages.SUCCESS,
+        )
 
 
 admin.site.unregister(User)

@@ -1,6 +1,7 @@
 """Moderators' records (SPEC 11): what every moderator action did, and where each account was seen from.
 
-`ModerationAction` is the log: one row per action (voiding a match, marking a booster, a ban), written
+`ModerationAction` is the log: one row per action (voiding a match, marking a booster, a ban, a mute of
+an account's chat), written
 by the services that do them, never edited. `Sighting` is the cheap trace that links accounts: one row
 per account and network address, and per account and browser (the long-lived `rb` cookie), with the
 first and last day it was seen; two accounts with a row of the same kind and value are linked.
@@ -19,6 +20,8 @@ class ModerationAction(models.Model):
         MARK_BOOSTER = "mark_booster", _("Marked as booster")
         BAN = "ban", _("Banned")
         UNBAN = "unban", _("Lifted a ban")
+        MUTE_CHAT = "mute_chat", _("Muted the chat")
+        UNMUTE_CHAT = "unmute_chat", _("Lifted a chat mute")
 
     at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
     by = models.ForeignKey(

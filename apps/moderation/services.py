@@ -1,5 +1,5 @@
-"""The moderators' write path (SPEC 11): void a rated match, mark a booster, and the log every moderator
-action leaves; and the cheap daily trace of where each account is seen from (linked accounts).
+"""The moderators' write path (SPEC 11, 13): void a rated match, mark a booster, mute an account's chat,
+and the log every moderator action leaves; and the cheap daily trace of where each account is seen from (linked accounts).
 
 Each action is done by the service of the app whose rows it changes (the ratings void their own
 history, the accounts mark their own user row) and logged here, in the same transaction.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.core.cache import cache
@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.accounts.services import user_mark_booster
+from apps.chat.services import chat_silence, chat_unsilence
 from apps.leaderboards.selectors import gained_match_ids
 from apps.leaderboards.voiding import VoidedMatch, rating_void_match
 from apps.moderation.models import ModerationAction, Sighting
@@ -80,6 +81,24 @@ def account_mark_booster(*, user_id: int, by: Any, reason: str, limit: int = 100
         if match_void(match_id=gains[0], by=by, reason=reason) is not None:
             voided.append(gains[0])
     return BoosterMarked(user_id=user_id, marked=marked, voided=voided)
+
+
+def account_mute_chat(*, user_id: int, until: datetime, by: Any, reason: str) -> None:
+    """Mute the account's chat until `until` (SPEC 13): what it sends to any table is refused, with the
+    reason, while it plays on. Muting again sets the new end. Logged."""
+    with transaction.atomic():
+        chat_silence(user_id=user_id, until=until, by=by, reason=reason)
+        action_log(by=by, action=ModerationAction.Kind.MUTE_CHAT, target_id=user_id, reason=reason,
+                   details={"until": until.isoformat()})
+
+
+def account_unmute_chat(*, user_id: int, by: Any) -> bool:
+    """Lift a mute of the account's chat. Returns False, and logs nothing, if none was in force."""
+    with transaction.atomic():
+        lifted = chat_unsilence(user_id=user_id)
+        if lifted:
+            action_log(by=by, action=ModerationAction.Kind.UNMUTE_CHAT, target_id=user_id)
+    return lifted
 
 
 def _sighting_key(user_id: int, address: str | None, browser: str | None, day: date) -> str:
