@@ -155,6 +155,7 @@ class AbortReason(models.TextChoices):
     NONE = "", _("not aborted")
     LEFT = "left", _("a player left before the abort window closed")
     REMOVED = "removed", _("a player was removed before the abort window closed")
+    ABSENT = "absent", _("a player did not make 3 turns of their own in the first game")
 
 
 class Match(models.Model):

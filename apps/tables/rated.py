@@ -50,6 +50,7 @@ REASONS = (BOT, GUEST, BOT_ACCOUNT, SAME_OWNER, UNVERIFIED_EMAIL, BARRED, NO_TIM
 # Why a match was aborted (SPEC 11): the seat stood up itself, or was stood up (a moderator, a ban).
 ABORT_LEFT = AbortReason.LEFT.value
 ABORT_REMOVED = AbortReason.REMOVED.value
+ABORT_ABSENT = AbortReason.ABSENT.value
 
 
 def repeat_limit() -> int:
@@ -286,6 +287,18 @@ def window_open(seating: Sequence[dict[str, Any]], own_turns: Sequence[int], *, 
     """
     if not first_game or over:
         return False
+    return absent_seat(seating, own_turns) is not None
+
+
+def absent_seat(seating: Sequence[dict[str, Any]], own_turns: Sequence[int]) -> int | None:
+    """The first seat (not a site bot's) that has made fewer than `abort_turns()` turns of its own in the
+    first game, or None.
+
+    >>> absent_seat([{"bot": None}, {"bot": "easy"}, {"bot": None}], [4, 0, 2])
+    2
+    >>> absent_seat([{"bot": None}, {"bot": "easy"}], [3, 0]) is None
+    True
+    """
     needed = abort_turns()
     counts = list(own_turns) + [0] * (len(seating) - len(own_turns))
-    return any(counts[index] < needed for index, seat in enumerate(seating) if not seat.get("bot"))
+    return next((index for index, seat in enumerate(seating) if not seat.get("bot") and counts[index] < needed), None)

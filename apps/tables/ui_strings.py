@@ -41,6 +41,10 @@ def aborted_reasons() -> dict[str, str]:
     return {
         rated.ABORT_LEFT: _("%(name)s left before the abort window closed: no places, no rating."),
         rated.ABORT_REMOVED: _("%(name)s was removed before the abort window closed: no places, no rating."),
+        rated.ABORT_ABSENT: _(
+            "%(name)s did not make 3 turns of their own in the first game (the table played for them): "
+            "no places, no rating."
+        ),
     }
 
 

@@ -464,6 +464,32 @@ def test_asking_for_a_rematch_twice_changes_nothing_the_second_time(alice, bob):
     assert Table.objects.get(pk=table.pk).version == version
 
 
+def test_a_rated_match_that_the_table_played_out_alone_is_aborted_when_its_first_game_ends(alice, bob):
+    """SPEC 11: both players closed their pages after the deal; timeouts and autopilot played the game
+    to its end. However it ends, a rated match in which a person never made 3 turns of their own in the
+    first game is aborted: no places, no rating."""
+    table = started(alice, bob, turn_seconds=30, match_length=3)
+    assert Match.objects.get(table=table).rated
+    for _ in range(5000):
+        if Table.objects.get(pk=table.pk).status != Table.Status.PLAYING:
+            break
+        assert run_due(table.pk)
+    table.refresh_from_db()
+    match = Match.objects.get(table=table)
+    assert table.status == Table.Status.FINISHED and not table.rated
+    assert (match.aborted, match.rated) == ("absent", False)
+    assert match.aborted_seat in (0, 1) and match.finished_at is not None
+    assert Game.objects.filter(match=match).count() == 1  # it ended with its first game
+    assert not MatchPlayer.objects.filter(match=match, place__isnull=False).exists()
+
+
+def test_a_rated_match_whose_players_made_their_own_turns_is_not_aborted_at_its_end(alice, bob):
+    table = started(alice, bob, turn_seconds=30)
+    assert play_match(table.pk).status == Table.Status.FINISHED
+    match = Match.objects.get(table=table)
+    assert (match.aborted, match.rated) == ("", True)
+
+
 def test_a_moderator_can_close_a_table_mid_match_and_it_is_not_rated(alice, bob):
     table = started(alice, bob)
     moderator = make_user("mod", staff=True)

@@ -132,6 +132,22 @@ def in_abort_window(table: Table) -> bool:
     )
 
 
+def abort_absent(table: Table, seat: int) -> None:
+    """The rated match ends here, aborted (SPEC 11), at the end of its first game: `seat` did not make
+    its own turns in it (everyone closed their pages and autopilot played it out). No places, no rating;
+    nobody has left. The caller saves the table (with `rated`) and registers the effects."""
+    match = table.match
+    assert match is not None
+    match.rated = False
+    match.aborted = rated.ABORT_ABSENT
+    match.aborted_seat = seat
+    match.finished_at = timezone.now()
+    match.save(update_fields=["rated", "aborted", "aborted_seat", "finished_at"])
+    table.rated = False
+    table.status = Table.Status.FINISHED
+    table.due_action, table.due_at = Due.NOTHING, None
+
+
 def abort_match(table: Table, seat: Seat, reason: str) -> None:
     """The match ends here, aborted (SPEC 11): `seat` stood up before the abort window closed. No places,
     no rating, nothing for the leaderboards; the match says who ended it and why (`reason`, a code of

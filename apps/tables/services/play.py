@@ -19,7 +19,7 @@ from apps.engine.match import Match as EngineMatch
 from apps.tables import effects, history, rated
 from apps.tables.models import Game, MoveLog, Table
 from apps.tables.services import sql
-from apps.tables.services.flow import Due, finish_match, schedule, seconds
+from apps.tables.services.flow import Due, abort_absent, finish_match, schedule, seconds
 from apps.tables.services.rows import bump
 from rummysite import metrics
 
@@ -105,7 +105,11 @@ def apply_and_save(
         engine_match = EngineMatch.from_dict(match.state).finish_game(after)
         match.state = engine_match.to_dict()
         match.save(update_fields=["state"])
-        if engine_match.is_over:
+        absent = rated.absent_seat(table.seating, game.own_turns or ()) if counts_own_turns(table, game) else None
+        if absent is not None:  # SPEC 11: a rated match nobody played is aborted, however it ends
+            abort_absent(table, absent)
+            table_fields = (*table_fields, "rated")
+        elif engine_match.is_over:
             rated_match = finish_match(table)
         else:
             table.due_action = Due.NEXT_GAME
