@@ -243,11 +243,11 @@ def fair_deals_file(request: HttpRequest, name: str) -> FileResponse:
 
 def game_record_download(request: HttpRequest, game_id: int) -> HttpResponse:
     """A finished game's record. A game in progress has none yet: its deal includes the draw pile."""
-    game = get_object_or_404(Game.objects.select_related("match__table"), pk=game_id)
+    game = Game.objects.select_related("match__table").filter(pk=game_id).first()
+    if game is None or not may_see_match(game.match, request.user):  # first: a private game answers as a missing one
+        raise Http404(_("There is no such game."))
     if game.finished_at is None:
         raise Http404(_("This game is still being played: its record is available when it ends."))
-    if not may_see_match(game.match, request.user):
-        raise Http404(_("There is no such game."))
     response = JsonResponse(game_record(game), json_dumps_params={"indent": 1})
     filename = f"{game.match.game}-match{game.match_id}-game{game.number}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
