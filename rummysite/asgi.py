@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from typing import Any
@@ -21,16 +22,17 @@ from apps.bots.asgi import BearerTokenMiddleware  # noqa: E402
 from apps.live import collector, loop, owners  # noqa: E402
 from apps.live.daphne import let_access_logs_hide_invites  # noqa: E402
 from apps.live.sessions import session_user_stack  # noqa: E402
-from rummysite import metrics  # noqa: E402
-from rummysite.checks import errors_at_start  # noqa: E402
+from rummysite import checks, metrics  # noqa: E402
 from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
 from rummysite.embedded import start_embedded_worker  # noqa: E402
 from rummysite.routing import websocket_urlpatterns  # noqa: E402
 
 # A process that could only answer 500 stops here, saying why (rummysite/checks.py: DEBUG off, static
 # files not collected). Daphne runs no system checks of its own.
-if problems := errors_at_start():
-    raise ImproperlyConfigured(" ".join(f"{problem.msg} {problem.hint} ({problem.id})" for problem in problems))
+for problem in checks.at_start():
+    if problem.is_serious():
+        raise ImproperlyConfigured(f"{problem.msg} {problem.hint} ({problem.id})")
+    logging.getLogger("rummysite").warning("%s %s (%s)", problem.msg, problem.hint, problem.id)
 
 # The event loop shares the GIL with the consumers' database threads; Python hands it over only every
 # switch interval (5 ms by default), so a loop waiting behind a busy thread delays every frame of the

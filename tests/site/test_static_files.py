@@ -8,7 +8,7 @@ from tests.site.processes import PRODUCTION, manage, python, shell
 
 
 def production(tmp_path, **more: str) -> dict[str, str]:
-    return {**PRODUCTION, "ALLOWED_HOSTS": "testserver", "SECURE_SSL_REDIRECT": "0",
+    return {**PRODUCTION, "ALLOWED_HOSTS": "rummy.example.com,testserver", "SECURE_SSL_REDIRECT": "0",
             "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}", "STATIC_ROOT": str(tmp_path / "static"), **more}
 
 
@@ -39,3 +39,11 @@ def test_collectstatic_itself_is_not_stopped_and_afterwards_the_site_starts_and_
 
 def test_with_debug_on_no_manifest_is_needed():
     assert manage(["check"], DEBUG="1").returncode == 0
+
+
+def test_a_run_only_this_machine_can_reach_is_warned_and_goes_on(tmp_path):
+    """The bench's stack (bench/stack.py: DEBUG off, loopback hosts, sockets and no pages) starts as before."""
+    env = production(tmp_path, ALLOWED_HOSTS="127.0.0.1,localhost")
+    checked = manage(["check"], **env)
+    assert checked.returncode == 0 and "rummysite.W001" in checked.stderr
+    assert python("import rummysite.asgi", **env).returncode == 0
