@@ -120,6 +120,12 @@ def play_now_level(user: Any) -> str:
     return latest if latest in BotLevel.values else BotLevel.EASY
 
 
+def play_now_pace(game: str, level: str) -> int:
+    """Against the Easy bot there is no clock: a beginner building an opening is never timed out (and
+    put on autopilot) by a bot that waits anyway. Against Hard, the game's usual pace."""
+    return 0 if level == BotLevel.EASY else PACES[game][0]
+
+
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
     """One press from anywhere to a started game: the game and the bot's level chosen on the button,
@@ -135,7 +141,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
     user = guest_login(request)
     try:
         table = services.table_open(
-            by=user, game=game, seat_count=2, match_length=1, turn_seconds=PACES[game][0], bots=[level]
+            by=user, game=game, seat_count=2, match_length=1, turn_seconds=play_now_pace(game, level), bots=[level]
         )
         services.table_start(table_id=table.pk, by=user)
     except services.TableError as error:

@@ -9,6 +9,7 @@ from django.urls import reverse
 from apps.accounts.models import User
 from apps.tables import services
 from apps.tables.models import Table
+from apps.tables.options import PACES
 from apps.tables.views import play_now_level
 from tests.tables.helpers import make_user
 
@@ -30,6 +31,7 @@ def test_play_now_seats_a_visitor_as_a_guest_against_the_chosen_bot_at_a_started
     seats = list(table.seats.order_by("index"))
     assert seats[0].user.is_guest and client.session["_auth_user_id"] == str(seats[0].user_id)
     assert seats[1].bot_level == level
+    assert table.turn_seconds == (0 if level == "easy" else PACES[game][0])  # a beginner is never timed out
 
 
 def test_play_now_without_a_level_offers_the_easy_bot_for_a_first_game(client):
