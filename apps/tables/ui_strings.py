@@ -268,6 +268,8 @@ def table_strings() -> dict[str, object]:
         "new_match": _("New match at this table"),
         "back_to_lobby": _("Back to the lobby"),
         "see_the_table": _("See the table"),
+        "replay_game": _("Replay"),
+        "review_game": _("Review"),
         # The rearrange game
         "pool": _("Pool"),
         "pool_count_forms": _forms("Pool: %(count)s tile", "Pool: %(count)s tiles"),

@@ -30,7 +30,7 @@ function ordinal(place) {
 /**
  * @param {HTMLElement} root
  * @param {object} frame  the state frame
- * @param {object} actions {rematch(), newMatch(), hide()}
+ * @param {object} actions {rematch(), newMatch(), hide(), lobbyUrl, replayUrl (of game 0)}
  * Returns true when the panel is shown.
  */
 export function renderResults(root, frame, actions) {
@@ -66,6 +66,14 @@ export function renderResults(root, frame, actions) {
   if (result) panel.append(scoreTable(result, names, frame.seat));
   if (match && length > 1) panel.append(matchTable(match, names, frame.seat));
   const buttons = h("div", { class: "results__actions" });
+  // The game just over, replayed and reviewed (in another tab while the match goes on).
+  const finishedGame = result && table.current_game ? table.current_game.id : null;
+  if (finishedGame !== null && actions.replayUrl) {
+    const url = actions.replayUrl.replace(/\/0\/$/, `/${finishedGame}/`);
+    const away = matchOver ? {} : { target: "_blank", rel: "noopener" };
+    buttons.append(h("a", { class: "button", href: url + "#review-title", "data-review": "", ...away }, t("review_game")));
+    buttons.append(h("a", { class: "button button--ghost", href: url, "data-replay": "", ...away }, t("replay_game")));
+  }
   if (matchOver && frame.seat !== null) {
     const me = table.seats[frame.seat];
     const rematch = h("button", { type: "button", class: "button button--primary", onclick: actions.rematch, disabled: me && me.rematch }, me && me.rematch ? t("rematch_asked") : t("rematch"));

@@ -149,6 +149,7 @@ function render(frame) {
       els.results.hidden = true;
     },
     lobbyUrl: config.lobbyUrl,
+    replayUrl: config.replayUrl,
   });
   if (shown && page.resultsHidden === resultsKey(frame)) els.results.hidden = true;
   if (!shown) page.resultsHidden = null;

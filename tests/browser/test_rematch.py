@@ -1,5 +1,6 @@
-"""Rematch as two people meet it after a match: the first to press sees whom the rematch waits for; when
-the second presses, a new match starts at the same table for both, whoever the host is."""
+"""Rematch as two people meet it after a match: the panel links to the game's review and replay; the first
+to press Rematch sees whom the rematch waits for; when the second presses, a new match starts at the same
+table for both, whoever the host is."""
 
 from __future__ import annotations
 
@@ -36,6 +37,12 @@ def test_when_both_players_press_rematch_a_new_match_starts_for_both(new_page, s
     host = new_page(LAPTOP)
     sign_in(host, "mara", PASSWORD)
     host.goto(f"/t/{table_id}/")
+
+    # Every result links to its review and its replay.
+    review = guest_of_the_host.locator("#results [data-review]")
+    assert review.inner_text() == "Review" and review.get_attribute("href").endswith("/#review-title")
+    replay = guest_of_the_host.locator("#results [data-replay]").get_attribute("href")
+    assert guest_of_the_host.request.get(replay).status == 200
 
     guest_of_the_host.get_by_role("button", name="Rematch", exact=True).click()
     waiting = host.locator("[data-rematch-waiting]")
