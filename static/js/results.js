@@ -54,13 +54,18 @@ export function renderResults(root, frame, actions) {
       aborted ? t("match_aborted") : matchOver ? t("match_over") : length > 1 ? t("game_n_of_m_over", { n: gameNumber, m: length }) : t("game_over")),
   );
   if (aborted) panel.append(h("p", { class: "results__reason results__aborted" }, abortedText(aborted, table.seats)));
-  if (result) panel.append(h("p", { class: "results__reason" }, reasonText(result, names, table.game)));
+  if (result) panel.append(h("p", { class: "results__reason" }, reasonText(result, names, table.game, frame.seat)));
   // The countdown near the top and the buttons stuck to the bottom: both in view however long the
   // score table is (it scrolls between them).
   if (!matchOver && table.current_game && table.current_game.next_game_at) {
     const seconds = secondsUntil(table.current_game.next_game_at, table.server_time);
     const countdown = h("p", { class: "results__next", "data-countdown": String(Date.now() + seconds * 1000) }, t("next_deal_in", { seconds: Math.ceil(seconds) }));
     panel.append(countdown);
+  }
+  const myStanding = matchOver && match && !aborted && match.standings ? match.standings.find((standing) => standing.seat === frame.seat) : null;
+  if (myStanding) {  // the result in the second person: you won, or where you came
+    const words = myStanding.place === 1 ? t("you_won") : t("your_place", { place: myStanding.place, count: match.standings.length });
+    panel.append(h("p", { class: "results__you", "data-you": "" }, words));
   }
   if (matchOver && match && !aborted) panel.append(places(match, names, frame.seat));
   if (result) panel.append(scoreTable(result, names, frame.seat));
@@ -91,6 +96,10 @@ export function renderResults(root, frame, actions) {
       panel.append(h("p", { class: "results__note", "data-rematch-waiting": "" }, t("rematch_waiting_for", { names: waitingFor.join(", ") })));
     }
   }
+  if (matchOver && frame.seat !== null && actions.keepAccountUrl) {  // a guest's game is over: keep the account in one step
+    panel.append(h("p", { class: "results__note results__keep" }, t("keep_account"), " ",
+      h("a", { href: actions.keepAccountUrl, "data-keep-account": "" }, t("keep_account_link"))));
+  }
   if (matchOver) buttons.append(h("a", { class: "button button--ghost", href: actions.lobbyUrl }, t("back_to_lobby")));
   buttons.append(h("button", { type: "button", class: "button button--ghost", onclick: actions.hide }, t("see_the_table")));
   panel.append(buttons);
@@ -115,9 +124,10 @@ function secondsUntil(iso, serverIso) {
   return Math.max(0, (at - server) / 1000);
 }
 
-function reasonText(result, names, game) {
+function reasonText(result, names, game, mine) {
   const rearrange = game === "tile-rummy-rearrange";
   if (result.reason === "out" && result.winner !== null && result.winner !== undefined) {
+    if (result.winner === mine) return t(rearrange ? "reason_out_rr_you" : "reason_out_you");
     return t(rearrange ? "reason_out_rr" : "reason_out", { name: names[result.winner] });
   }
   if (result.reason === "pile") return t(rearrange ? "reason_pile_rr" : "reason_pile");

@@ -150,6 +150,7 @@ function render(frame) {
     },
     lobbyUrl: config.lobbyUrl,
     replayUrl: config.replayUrl,
+    keepAccountUrl: config.guest ? config.keepAccountUrl : "",
   });
   if (shown && page.resultsHidden === resultsKey(frame)) els.results.hidden = true;
   if (!shown) page.resultsHidden = null;

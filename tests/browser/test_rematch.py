@@ -38,6 +38,10 @@ def test_when_both_players_press_rematch_a_new_match_starts_for_both(new_page, s
     sign_in(host, "mara", PASSWORD)
     host.goto(f"/t/{table_id}/")
 
+    # The result speaks to each player; registered players are not asked to keep their account.
+    said = {page.locator("#results [data-you]").inner_text() for page in (host, guest_of_the_host)}
+    assert said <= {"You won!", "Place 2 of 2"} and "You won!" in said
+    assert host.locator("#results [data-keep-account]").count() == 0
     # Every result links to its review and its replay.
     review = guest_of_the_host.locator("#results [data-review]")
     assert review.inner_text() == "Review" and review.get_attribute("href").endswith("/#review-title")
