@@ -568,3 +568,12 @@ def test_every_example_of_the_page_is_run_by_a_test():
     assert set(EXAMPLES) == RUN_BY_A_TEST
     assert set(VIEWS) == {"tile-rummy", "tile-rummy-rearrange"}
     assert all(EXAMPLES.values())
+
+
+def test_the_page_gives_the_example_bot_its_token_as_the_bot_takes_it():
+    """Never on the command line (issue 40: `ps` shows it to every user of the machine): the page's
+    commands use the variable the example reads, and no `--token` argument."""
+    page = DOC.read_text(encoding="utf-8")
+    commands = [line for line in page.splitlines() if "examples/bot/bot.py" in line and "python" in line]
+    assert commands and all("--token " not in line for line in commands)
+    assert f"export {load_example_bot().TOKEN_VARIABLE}=rbt_" in page
