@@ -24,6 +24,7 @@ from apps.live.daphne import let_access_logs_hide_invites  # noqa: E402
 from apps.live.sessions import session_user_stack  # noqa: E402
 from rummysite import checks, metrics  # noqa: E402
 from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
+from rummysite.connections import Bounded  # noqa: E402
 from rummysite.embedded import start_embedded_worker  # noqa: E402
 from rummysite.routing import websocket_urlpatterns  # noqa: E402
 
@@ -94,7 +95,9 @@ router = TrustedProxyMiddleware(
     metrics.SocketCounter(
         ProtocolTypeRouter(
             {
-                "http": django_asgi_app,
+                # At most HTTP_CONCURRENCY requests in Django at once: what the process holds of the
+                # database stays bounded whatever the traffic (rummysite/connections.py).
+                "http": Bounded(django_asgi_app, settings.HTTP_CONCURRENCY),
                 "websocket": KnownPaths(
                     BearerTokenMiddleware(
                         browsers=AllowedHostsOriginValidator(session_user_stack(endpoints())),

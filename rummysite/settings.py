@@ -218,6 +218,9 @@ LIVE_GC_FREEZE_SECONDS = env.get_float("LIVE_GC_FREEZE_SECONDS", 0.0 if TESTING 
 LIVE_GC_FULL_SECONDS = env.get_float("LIVE_GC_FULL_SECONDS", 900.0, minimum=1.0, maximum=86400.0)
 LIVE_GC_LOG_MS = env.get_float("LIVE_GC_LOG_MS", 0.0, maximum=60_000.0)
 TABLES_DB_THREADS = env.get_int("TABLES_DB_THREADS", 4, minimum=1, maximum=64)
+# HTTP requests inside Django at once, per web process (each holds at most one database connection, closed
+# when it ends); the others wait their turn (rummysite/connections.py).
+HTTP_CONCURRENCY = env.get_int("HTTP_CONCURRENCY", 8, minimum=1, maximum=1000)
 TABLE_AUTOPILOT_DELAY = 0.6  # seconds before an autopilot turn
 # Downtime (apps/tables/liveness.py): web processes write a heartbeat; after downtime every turn clock
 # gets it back plus this grace, in seconds.
