@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 
 import pytest
-from allauth.account.signals import password_reset
+from allauth.account.models import EmailAddress
+from allauth.account.signals import email_changed, password_reset
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -114,6 +115,27 @@ async def test_changing_the_password_closes_the_other_sessions_sockets_and_keeps
             "password2": "a new and longer secret 2026"}).status_code
 
     assert await db(change_password)() == 302
+    codes, close = await codes_until_closed(a)
+    assert close == 4401 and codes[-1] == "session_ended"
+    await still_answers(b)
+    await b.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_changing_the_email_address_closes_the_other_sessions_sockets_and_keeps_this_ones():
+    user, table = await db(seated_table)("mallory")
+    _first, second, a, b = await two_sessions(user, table)
+
+    def change_email() -> None:  # what allauth sends when the primary address changes (its e-mail page)
+        request = RequestFactory().post("/accounts/email/")
+        request.COOKIES[settings.SESSION_COOKIE_NAME] = second.decode().split("=", 1)[1]
+        old = EmailAddress.objects.get(user=user)
+        new = EmailAddress.objects.create(user=user, email="new@example.test", verified=True)
+        new.set_as_primary()
+        email_changed.send(sender=User, request=request, user=user, from_email_address=old, to_email_address=new)
+
+    await db(change_email)()
     codes, close = await codes_until_closed(a)
     assert close == 4401 and codes[-1] == "session_ended"
     await still_answers(b)
