@@ -19,6 +19,7 @@ import argparse
 import ast
 import importlib.util
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -54,7 +55,8 @@ MAKEMESSAGES_ARGS = [
 #: Where the site shows third-party strings: (package, locale dir in it, the source files whose strings
 #: the site shows, and whether to say all of them again or only those its own Romanian gets wrong).
 #: allauth's Romanian has no diacritics at all ("Parola", "Tine-ma minte"): all of its account strings.
-#: Django's is good but for a few cedilla letters and gaps: those only.
+#: Django's is good but for a few cedilla letters, gaps, the formal register and a few slips (FORMAL,
+#: REWORDED): those only.
 THIRD_PARTY = [
     # allauth's account pages, forms, messages and e-mails (the site uses allauth.account only).
     ("allauth", "locale", ["account/*", "templates/account/*", "templates/allauth/*"], True),
@@ -66,6 +68,23 @@ THIRD_PARTY = [
     ("django.contrib.auth", "locale", ["contrib/auth/password_validation.py", "contrib/auth/validators.py", "contrib/auth/models.py", "contrib/auth/forms.py"], False),
     ("django.contrib.humanize", "locale", ["contrib/humanize/templatetags/*"], False),
 ]
+
+#: Django's Romanian addresses the reader as *dumneavoastră* ("Introduceți…", "Asigurați-vă…", "Vă rugăm…"),
+#: the site says *tu* (locale/GLOSSARY.md): such a string is said again like a missing one.
+FORMAL = re.compile(r"\b(?:[Vv]ă|[Dd]umneavoastră)\b|\w(?:ați|eți|iți|îți)\b")
+
+#: Django strings the site shows whose Romanian is wrong in another way: a typo ("Acestă parolă"), a
+#: missing diacritic ("sa" for "să"), "nume utilizator" (no "de"), which the password-similarity error
+#: puts in a sentence, and the stiff password rules under every password field.
+REWORDED = {
+    "This password is entirely numeric.",
+    "This password is too common.",
+    "The password is too similar to the %(verbose_name)s.",
+    "Your password can’t be too similar to your other personal information.",
+    "Your password can’t be a commonly used password.",
+    "Your password can’t be entirely numeric.",
+    "username",
+}
 
 #: The header of a new catalogue: Romanian's three plural forms (1; 0 and 2-19; 20 and more: "20 de piese").
 HEADER = [
@@ -244,6 +263,8 @@ def third_party_entries(language: str) -> list[Entry]:
                 translation is None
                 or not translation.translated
                 or any(letter in text for text in translation.msgstr.values() for letter in CEDILLAS)
+                or any(FORMAL.search(text) for text in translation.msgstr.values())
+                or entry.msgid in REWORDED
             )
             if everything or wrong:
                 chosen.setdefault((entry.msgctxt, entry.msgid), entry)
