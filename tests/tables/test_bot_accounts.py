@@ -199,3 +199,21 @@ def test_a_bot_accounts_seat_has_a_persons_clock_it_times_out_and_goes_on_autopi
     services.game_back(table_id=table.pk, by=bot)
     table, state = state_of(table.pk)
     assert not get_rules("tile-rummy").is_away(state, 0)
+
+
+def test_one_owners_bot_accounts_together_host_no_more_unstarted_tables_than_one_account(settings):
+    """SPEC 14: the lobby's tables count per owner; ten bot accounts are not thirty tables."""
+    settings.TABLE_UNSTARTED_PER_HOST = 3
+    owner = make_user("ada")
+    robo, droid, other = (make_bot(name, owner)[0] for name in ("robo", "droid", "r2"))
+    services.table_open(by=robo, game="tile-rummy", seat_count=2)
+    services.table_open(by=droid, game="tile-rummy", seat_count=2)
+    services.table_open(by=other, game="tile-rummy", seat_count=2)
+    for bot in (robo, droid, other):
+        with pytest.raises(services.NotAllowed):
+            services.table_open(by=bot, game="tile-rummy", seat_count=2)
+    assert Table.objects.count() == 3
+    # Another owner's bot account, and the owner in person, host their own.
+    services.table_open(by=make_bot("stranger")[0], game="tile-rummy", seat_count=2)
+    services.table_open(by=owner, game="tile-rummy", seat_count=2)
+    assert Table.objects.count() == 5

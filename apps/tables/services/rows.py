@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from apps.accounts.bans import barred_message, why_barred
 from apps.accounts.models import User
+from apps.bots.selectors import accounts_of_one_person, limits_key
 from apps.engine.errors import EngineError, InvalidMove
 from apps.engine.game import Move, Rules, get_rules
 from apps.tables import rated
@@ -110,7 +111,8 @@ def hold_user_limits(user: User) -> None:
     writer at a time."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_USER_LIMITS_LOCK, user.pk])
+            # A bot account's owner's id: one person's bot accounts open tables one at a time (SPEC 14).
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_USER_LIMITS_LOCK, limits_key(user)])
 
 
 def check_seat_limit(user: User) -> None:
@@ -130,10 +132,11 @@ def check_seat_limit(user: User) -> None:
 
 
 def check_host_limit(user: User) -> None:
-    """A user hosts at most TABLE_UNSTARTED_PER_HOST tables that have not started (SPEC 11). Call it in
-    the transaction that opens the table, after `hold_user_limits`."""
+    """A user hosts at most TABLE_UNSTARTED_PER_HOST tables that have not started (SPEC 11); one owner's
+    bot accounts, that many together (SPEC 14). Call it in the transaction that opens the table, after
+    `hold_user_limits`."""
     limit = int(getattr(settings, "TABLE_UNSTARTED_PER_HOST", 3))
-    if Table.objects.filter(host=user, status=Table.Status.OPEN).count() >= limit:
+    if Table.objects.filter(host_id__in=accounts_of_one_person(user), status=Table.Status.OPEN).count() >= limit:
         raise NotAllowed(
             ngettext(
                 "You already host %(n)s table that has not started: start it or close it first.",
