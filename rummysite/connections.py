@@ -44,13 +44,15 @@ class Bounded:
         self.app = app
         self.limit = limit
         self.always = always
-        self._places: asyncio.Semaphore | None = None
+        self._places = asyncio.Semaphore(limit)
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope.get("path") in self.always:
             await self.app(scope, receive, send)
             return
-        if self._places is None:
-            self._places = asyncio.Semaphore(self.limit)
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # one loop under daphne; a test may run several, one after another
+            self._places, self._loop = asyncio.Semaphore(self.limit), loop
         async with self._places:
             await self.app(scope, receive, send)
