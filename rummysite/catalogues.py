@@ -70,8 +70,9 @@ THIRD_PARTY = [
 ]
 
 #: Django's Romanian addresses the reader as *dumneavoastră* ("Introduceți…", "Asigurați-vă…", "Vă rugăm…"),
-#: the site says *tu* (locale/GLOSSARY.md): such a string is said again like a missing one.
-FORMAL = re.compile(r"\b(?:[Vv]ă|[Dd]umneavoastră)\b|\w(?:ați|eți|iți|îți)\b")
+#: the site says *tu* (locale/GLOSSARY.md): such a string is said again like a missing one. Formal is "vă",
+#: "dumneavoastră", or a sentence that opens on a verb in -ți ("Introduceți", "Selectați"; not "trimiți").
+FORMAL = re.compile(r"\b(?:[Vv]ă|[Dd]umneavoastră)\b|(?:^|[.!?]\s+)[A-ZĂÂÎȘȚ]\w*(?:ați|eți|iți|îți)\b")
 
 #: Django strings the site shows whose Romanian is wrong in another way: a typo ("Acestă parolă"), a
 #: missing diacritic ("sa" for "să"), "nume utilizator" (no "de"), which the password-similarity error

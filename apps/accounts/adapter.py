@@ -1,11 +1,14 @@
-"""allauth hooks: keep the guest name space for guests; a player's language at sign-up and sign-in."""
+"""allauth hooks: keep the guest name space for guests; a player's language at sign-up and sign-in, and in
+the mail the site sends them (the sender's name too)."""
 
 from __future__ import annotations
 
+from email.utils import parseaddr
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -40,3 +43,18 @@ class AccountAdapter(DefaultAccountAdapter):
         if language is not None:
             remember(response, language)
         return response
+
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        # A player's mail is written in their profile's language, whatever page sent it; without a
+        # player (an address with no account), in the language of the page (SPEC 12).
+        language = profile_language(context.get("user")) or translation.get_language()
+        with translation.override(language):
+            super().send_mail(template_prefix, email, context)
+
+    def get_from_email(self) -> str:
+        # The sender's name is the site's name in the mail's language ("Remi pe tablă" in Romanian), unless
+        # DEFAULT_FROM_EMAIL names another sender.
+        name, address = parseaddr(settings.DEFAULT_FROM_EMAIL)
+        if name == "Tile Rummy" and address:
+            return f"{_('Tile Rummy')} <{address}>"
+        return settings.DEFAULT_FROM_EMAIL

@@ -17,6 +17,7 @@ from apps.review.ui_strings import replay_strings
 from apps.tables.ui_strings import lobby_strings, table_strings
 from rummysite.catalogues import (
     CEDILLAS,
+    FORMAL,
     LOCALE,
     OVERRIDES_PO,
     ROOT,
@@ -77,6 +78,59 @@ def test_the_overrides_say_again_every_allauth_and_django_string_the_site_shows_
     missing = shown - keys(OVERRIDES_PO)
     assert not missing, f"run `make messages` and translate: {sorted(missing)[:10]}"
     assert all(entry.translated for entry in read_po(OVERRIDES_PO) if entry.msgid)
+
+
+def test_the_overrides_hold_nothing_a_refresh_would_drop():
+    # `make messages` merges the overrides with what the site shows: an entry written by hand for a string
+    # third_party_entries does not choose would be thrown away at the next refresh.
+    shown = {(entry.msgctxt, entry.msgid) for entry in third_party_entries("ro")}
+    assert keys(OVERRIDES_PO) - shown == set()
+
+
+@pytest.mark.parametrize("po", list(catalogue_files()), ids=lambda path: str(path.relative_to(ROOT)))
+def test_the_catalogues_say_tu_never_dumneavoastra(po):
+    formal = [(entry.msgid, text) for entry in read_po(po) if entry.msgid for text in entry.msgstr.values() if FORMAL.search(text)]
+    assert not formal, formal[:5]
+
+
+@pytest.mark.parametrize(
+    ("english", "romanian"),
+    [
+        # Django's own Romanian, said again in the site's words (issue 41, item 11; the native review's worst)
+        ("Enter a valid email address.", "Scrie o adresă de e-mail validă."),
+        (
+            "Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.",
+            "Scrie un nume de utilizator valid: poate conține doar litere, cifre și caracterele @/./+/-/_.",
+        ),
+        ("This password is entirely numeric.", "Parola are doar cifre: adaugă și litere."),
+        ("Your password can’t be too similar to your other personal information.", "Parola nu poate semăna prea mult cu celelalte date ale tale."),
+        ("username", "nume de utilizator"),
+        # the site's own: "trage" is the game's draw, never a drag
+        ("Drop a tile here to discard", "Lasă aici piesa pe care o arunci"),
+        ("Sit here", "Așază-te aici"),
+        ("Which tile takes the joker?", "Cu ce piesă se ia jokerul?"),
+        ("A message may be at most %(n)s characters.", "Un mesaj poate avea cel mult %(n)s de caractere."),
+        ("Records", "Fișele partidelor"),
+    ],
+)
+def test_the_native_reviews_worst_strings_read_as_a_romanian_writes_them(english, romanian):
+    with translation.override("ro"):
+        assert translation.gettext(english) == romanian
+
+
+@pytest.mark.parametrize(("count", "said"), [(1, "Indiciu (mai ai 1)"), (3, "Indicii (mai ai 3)"), (20, "Indicii (mai ai 20)")])
+def test_the_hints_counter_says_how_many_are_left(count, said):
+    with translation.override("ro"):
+        assert translation.ngettext("Hint (%(count)s left)", "Hints (%(count)s left)", count) % {"count": count} == said
+
+
+@pytest.mark.parametrize(("limit", "said"), [(1, "cel mult 1 caracter"), (19, "cel mult 19 caractere"), (150, "cel mult 150 de caractere")])
+def test_djangos_length_limit_takes_de_from_twenty(limit, said):
+    english = "Ensure this value has at most %(limit_value)d character (it has %(show_value)d)."
+    plural = "Ensure this value has at most %(limit_value)d characters (it has %(show_value)d)."
+    with translation.override("ro"):
+        text = translation.ngettext(english, plural, limit) % {"limit_value": limit, "show_value": limit + 10}
+    assert text.startswith(f"Poate avea {said} (acum are")
 
 
 def test_the_overrides_win_over_allauths_own_romanian():

@@ -155,3 +155,65 @@ def test_the_replay_page_and_its_review_are_in_romanian():
     page = response.content.decode()
     assert "Partida, mutare cu mutare" in page
     assert_romanian(page, "the replay page")
+
+
+#: What Django's own Romanian writes and the site never says: the formal register (*dumneavoastră*),
+#: "email" for the site's "e-mail", and the slips of its password rules (issue 41, item 11).
+FORMAL = re.compile(r"dumneavoastră|Vă rugăm|\bvă\b|Introduceți|Asigurați|Selectați|Verificați|Acestă|\bsa fie\b|nume utilizator|(?<!/)\bemail\b(?!/)")  # (not the /accounts/email/ link)
+
+
+def test_the_sign_up_errors_speak_to_the_player_with_tu(site):
+    client = Client(HTTP_ACCEPT_LANGUAGE="ro")
+    cases = [
+        ({"username": "maria pop", "email": "x", "password1": "1", "password2": "2"},
+         ["Scrie o adresă de e-mail validă.",
+          "Scrie un nume de utilizator valid: poate conține doar litere, cifre și caracterele @/./+/-/_.",
+          "Parola are doar cifre: adaugă și litere.",
+          "Parola nu poate semăna prea mult cu celelalte date ale tale."]),
+        ({"username": "m" * 160, "email": "maria@example.com", "password1": "a long passphrase 42", "password2": "a long passphrase 42"},
+         ["Poate avea cel mult 150 de caractere (acum are 160)."]),
+        ({"username": "mariapop", "email": "maria@example.com", "password1": "mariapop1", "password2": "mariapop1"},
+         ["Parola seamănă prea mult cu datele contului tău (nume de utilizator)."]),
+    ]
+    for data, said in cases:
+        page = client.post(reverse("account_signup"), data).content.decode()
+        text = shown_text(page)
+        for sentence in said:
+            assert sentence in text, (sentence, text[:2000])
+        assert not FORMAL.findall(text), FORMAL.findall(text)
+        assert_romanian(page, "a sign-up with errors")
+
+
+def test_the_password_change_and_e_mail_pages_speak_to_the_player_with_tu(site):
+    client = Client(HTTP_ACCEPT_LANGUAGE="ro")
+    client.force_login(site["player"])
+    page = client.post(reverse("account_change_password"), {"oldpassword": "wrong", "password1": "123", "password2": "1234"}).content.decode()
+    text = shown_text(page)
+    assert "Parola e prea scurtă. Trebuie să aibă cel puțin 8 caractere." in text
+    assert not FORMAL.findall(text), FORMAL.findall(text)
+    page = client.post(reverse("account_email"), {"action_add": "", "email": "bad"}).content.decode()
+    text = shown_text(page)
+    assert "Scrie o adresă de e-mail validă." in text
+    assert not FORMAL.findall(text), FORMAL.findall(text)
+
+
+def test_a_romanian_players_mail_comes_from_remi_pe_tabla_in_romanian_whatever_page_sent_it(site, mailoutbox, settings):
+    settings.DEFAULT_FROM_EMAIL = "Tile Rummy <noreply@example.com>"
+    site["player"].email = "ileana@example.com"
+    site["player"].language = "ro"
+    site["player"].save()
+    site["rival"].email = "radu@example.com"
+    site["rival"].language = "en"
+    site["rival"].save()
+    Client(HTTP_ACCEPT_LANGUAGE="en").post(reverse("account_reset_password"), {"email": "ileana@example.com"})
+    Client(HTTP_ACCEPT_LANGUAGE="ro").post(reverse("account_reset_password"), {"email": "radu@example.com"})
+    Client(HTTP_ACCEPT_LANGUAGE="ro").post(reverse("account_reset_password"), {"email": "nobody@example.com"})
+    romanian, english, unknown = mailoutbox
+    assert romanian.from_email == "Remi pe tablă <noreply@example.com>"
+    assert not english_in(re.sub(r"https?://\S+", "", f"{romanian.subject}\n{romanian.body}"))
+    assert english.from_email == "Tile Rummy <noreply@example.com>"
+    assert "password" in english.body.lower()
+    assert unknown.from_email == "Remi pe tablă <noreply@example.com>"  # no account: the page's language
+    settings.DEFAULT_FROM_EMAIL = "Remi Club <club@example.com>"  # another sender's name is left as it is
+    Client(HTTP_ACCEPT_LANGUAGE="ro").post(reverse("account_reset_password"), {"email": "ileana@example.com"})
+    assert mailoutbox[-1].from_email == "Remi Club <club@example.com>"
