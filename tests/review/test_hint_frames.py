@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
@@ -231,4 +232,18 @@ async def test_the_search_runs_on_the_hint_threads_not_on_the_sockets_database_t
     await player.send_json_to({"type": "hint"})
     assert (await answer_to_hint(player))["type"] == "hint"
     assert len(threads) == 1 and threads[0].startswith("hint-search")
+    await player.disconnect()
+
+
+async def test_the_web_process_searches_in_a_worker_process_of_its_own() -> None:
+    table, guest = await db(unrated_table)("tile-rummy-rearrange")
+    table = await db(with_an_opening)(table)
+    player = await connect(f"/ws/tables/{table.pk}/", guest)
+    await receive(player)
+    with override_settings(HINT_SEARCH_POOL="process"):
+        await player.send_json_to({"type": "hint"})
+        frame = await answer_to_hint(player)
+    assert frame["type"] == "hint" and frame["left"] == 2 and frame["tiles"] >= 3  # the run r11 r12 r13 at least
+    assert isinstance(hint_pool._pools["process"], ProcessPoolExecutor)
+    assert await db(HintUse.objects.count)() == 1
     await player.disconnect()
