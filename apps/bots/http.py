@@ -13,6 +13,7 @@ on its own) and why they are exempt only because of that. Every refusal is JSON:
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from functools import wraps
@@ -51,22 +52,51 @@ def requests_per_minute() -> int:
     return int(getattr(settings, "BOT_API_REQUESTS_PER_MINUTE", 120))
 
 
+#: The rate's span, in seconds.
+WINDOW = 60
+
+
 def over_rate(bot_id: int, *, now: float | None = None) -> int | None:
     """Count a request of the bot account (whichever of its tokens made it: more tokens are no more
-    requests) in this minute's window; the seconds to wait if it is one too many. The count is reserved
-    first (`add` then `incr`, both atomic in the cache), so requests at the same moment each get their own
-    number and never all pass one check (CONVENTIONS 25)."""
+    requests); the seconds to wait if it is one too many. The count is reserved first (`add` then
+    `incr`, both atomic in the cache), so requests at the same moment each get their own number and never
+    all pass one check (CONVENTIONS 25); a refused request counts too (coming back before `Retry-After`
+    only pushes it further).
+
+    What is checked is the usual sliding-window estimate of the last 60 seconds: this minute's count plus
+    the previous minute's, weighted by the part of it the last 60 seconds still cover. Fixed minutes alone
+    let a bot make twice the rate in a moment across a minute's boundary (the rate's count at 0:59.9, and
+    as many again at 1:00.0)."""
     now = time.time() if now is None else now
-    window = int(now // 60)
+    window = int(now // WINDOW)
+    elapsed = now - window * WINDOW
     key = f"bots:api-rate:{bot_id}:{window}"
-    cache.add(key, 0, timeout=120)
+    cache.add(key, 0, timeout=2 * WINDOW + 10)  # kept through the next minute, which weighs it
     try:
         count = cache.incr(key)
     except ValueError:  # evicted between the two calls: start the window again, atomically too
-        count = 1 if cache.add(key, 1, timeout=120) else cache.incr(key)
-    if count > requests_per_minute():
-        return max(1, int((window + 1) * 60 - now))
-    return None
+        count = 1 if cache.add(key, 1, timeout=2 * WINDOW + 10) else cache.incr(key)
+    before = int(cache.get(f"bots:api-rate:{bot_id}:{window - 1}") or 0)
+    limit = requests_per_minute()
+    if before * (WINDOW - elapsed) / WINDOW + count <= limit:
+        return None
+    return max(1, math.ceil(_wait(before=before, count=count, elapsed=elapsed, limit=limit)))
+
+
+def _wait(*, before: int, count: int, elapsed: float, limit: int) -> float:
+    """The seconds until one more request fits under the estimate, if none is made meanwhile.
+
+    >>> round(_wait(before=0, count=121, elapsed=59.0, limit=120), 2)  # next minute, once this one weighs less
+    1.99
+    >>> round(_wait(before=120, count=1, elapsed=0.0, limit=120), 2)  # this minute, as the last one's fades
+    1.0
+    """
+    if before and count + 1 <= limit:
+        fits_at = WINDOW * (1 - (limit - count - 1) / before)  # the previous minute has faded enough
+        if fits_at < WINDOW:
+            return max(0.0, fits_at - elapsed)
+    fits_next = WINDOW * (1 - (limit - 1) / count) if count else 0.0
+    return WINDOW - elapsed + max(0.0, fits_next)
 
 
 def read_body(request: HttpRequest) -> dict[str, Any]:

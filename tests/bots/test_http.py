@@ -4,11 +4,13 @@ together (SPEC 14)."""
 
 from __future__ import annotations
 
+import doctest
 import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from apps.bots import http
 from apps.bots.http import over_rate
 from apps.bots.models import AccessToken
 from apps.bots.services import token_create, token_revoke
@@ -62,7 +64,7 @@ def test_a_bot_account_is_held_to_its_rate_and_the_refusal_says_when_to_come_bac
     refused = client.get("/api/bot/account", headers=auth(secret))
     assert codes == [200, 200, 200]
     assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
-    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert 1 <= int(refused["Retry-After"]) <= 120
 
 
 def test_a_rate_limited_request_changes_nothing(client, settings):
@@ -82,7 +84,7 @@ def test_two_tokens_of_one_bot_account_share_its_rate(client, settings):
     refused = client.get("/api/bot/account", headers=auth(second))
     assert codes == [200, 200, 200]
     assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
-    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert 1 <= int(refused["Retry-After"]) <= 120
     assert "per bot account" in refused.json()["message"]
 
 
@@ -111,7 +113,36 @@ def test_requests_at_the_same_moment_each_take_their_own_place_in_the_count(sett
     with ThreadPoolExecutor(8) as pool:
         waits = list(pool.map(lambda _n: over_rate(4242, now=600.0), range(40)))
     assert sum(wait is None for wait in waits) == 10
-    assert all(wait == 60 for wait in waits if wait is not None)
+    assert all(wait >= 60 for wait in waits if wait is not None)  # at a minute's start: its end, and more
+
+
+def test_a_minutes_boundary_does_not_double_the_rate(settings):
+    """Fixed minutes would let the rate's count through at 0:59.9 and as many again at 1:00.0: the last
+    60 seconds are what count (the previous minute weighs what of it they still cover)."""
+    settings.BOT_API_REQUESTS_PER_MINUTE = 10
+    assert [over_rate(7, now=659.9) for _ in range(10)] == [None] * 10
+    assert all(over_rate(7, now=660.1) is not None for _ in range(10))
+    settings.BOT_API_REQUESTS_PER_MINUTE = 100
+    spread = [over_rate(8, now=1200.0 + n * 0.6) for n in range(100)]  # 100 over a minute: all pass
+    assert spread == [None] * 100
+    assert over_rate(8, now=1260.0) is not None  # but not a 101st in the same 60 s
+
+
+def test_retry_after_says_when_a_request_would_pass(settings):
+    settings.BOT_API_REQUESTS_PER_MINUTE = 10
+    waits = {}
+    for bot_id in (9, 10):  # two bots with the same history
+        for _ in range(10):
+            assert over_rate(bot_id, now=1800.0) is None
+        waits[bot_id] = over_rate(bot_id, now=1830.0)  # the 11th of the minute: refused
+    assert waits[9] == waits[10] and waits[9] is not None
+    assert over_rate(9, now=1830.0 + waits[9]) is None  # back when told: it passes
+    assert over_rate(10, now=1830.0 + waits[10] - 1.5) is not None  # earlier: not yet
+
+
+def test_the_rates_examples_hold():
+    result = doctest.testmod(http)
+    assert result.attempted >= 2 and result.failed == 0
 
 
 def test_a_token_records_its_last_use_at_most_once_a_minute(client):
