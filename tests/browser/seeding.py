@@ -72,6 +72,24 @@ def rearrange_position() -> object:
     )
 
 
+def ten_melds_position() -> object:
+    """Ten melds on the table (the other seat's); seat 0 has not opened and is to draw, with y6 y7 y8 and
+    b8 b9 b10 on its rack: an opening tray of two melds (35 points) to build on a crowded table."""
+    from apps.engine.house.positions import position
+
+    return position(
+        racks=["r4 r6 r8 r9 y4 y6 y7 y8 b8 b9 b10 k6 k8 J", "y9 y13 b11 b12 b13 k5 r3 r2 y2 b3"],
+        melds=[(1, "r1 r2 r3"), (1, "b4 b5 b6 b7"), (1, "k9 k10 k11 k12 k13"), (1, "y5 r5 k5"), (1, "y10 y11 y12"),
+               (1, "b1 b2 b3"), (1, "k1 k2 k3 k4"), (1, "r7 b7 k7"), (1, "y1 y2 y3"), (1, "r10 r11 r12 r13")],
+        discards="y12",
+        turn=0,
+        phase="draw",
+        opened=[1],
+        indicator="k7",
+        pile_size=30,
+    )
+
+
 def put_state(table_id: int, state: object, *, with_deal: bool = False) -> int:
     """Put `state` in the table's current game as if play had just reached it: a fresh turn clock, a new
     version. `with_deal`: the state is a fresh deal, recorded as the game's deal."""
@@ -193,7 +211,8 @@ def seeded_house_table(host_id: int, seed: int | None = None, state: object = No
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("what", choices=["house-opening", "house-midgame", "house-away", "house-going-out", "rearrange",
-                                         "rearrange-bot", "rearrange-opening", "house-match-end", "lost-broadcast"])
+                                         "rearrange-bot", "rearrange-opening", "house-match-end", "lost-broadcast",
+                                         "house-ten-melds"])
     parser.add_argument("--host-of-table", type=int, required=True, help="the host of this table hosts the new one")
     args = parser.parse_args()
     _setup()
@@ -218,6 +237,8 @@ def main() -> None:
         print(seeded_house_table(host_id, state=going_out_position(), match_length=1))
     elif args.what == "house-going-out":
         print(seeded_house_table(host_id, state=going_out_position(), match_length=3))
+    elif args.what == "house-ten-melds":
+        print(seeded_house_table(host_id, state=ten_melds_position()))
     elif args.what == "house-opening":
         print(seeded_house_table(host_id, seed=house_opening_seed()))
     else:
