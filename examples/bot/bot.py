@@ -63,6 +63,8 @@ def log(*parts: Any) -> None:
     print(*parts, flush=True)
 
 
+#: How many times a request the site refused for the rate (429) is sent again, after the wait it asks for.
+RATE_RETRIES = 2
 #: Where the token comes from, unless `--token-file` names a file.
 TOKEN_VARIABLE = "RUMMY_BOT_TOKEN"
 
@@ -172,11 +174,20 @@ class Api:
         request.add_header("Accept", "application/json")
         if data is not None:
             request.add_header("Content-Type", "application/json")
-        try:
-            with self.opener.open(request, timeout=30) as response:
-                return json.loads(response.read())  # type: ignore[no-any-return]
-        except urllib.error.HTTPError as error:
-            raise ApiError(error.code, json.loads(error.read() or b"{}")) from None
+        for attempt in range(RATE_RETRIES + 1):
+            try:
+                with self.opener.open(request, timeout=30) as response:
+                    return json.loads(response.read())  # type: ignore[no-any-return]
+            except urllib.error.HTTPError as error:
+                body = json.loads(error.read() or b"{}")
+                wait = error.headers.get("Retry-After", "")
+                if error.code == 429 and attempt < RATE_RETRIES and wait.isdigit() and int(wait) <= 120:
+                    # Over the bot account's rate (docs/bot-api.md, "Limits"): back no sooner than asked.
+                    log(f"{path}: rate limited, again in {wait} s")
+                    time.sleep(int(wait))
+                    continue
+                raise ApiError(error.code, body) from None
+        raise AssertionError("unreachable")
 
     async def get(self, path: str) -> dict[str, Any]:
         return await asyncio.to_thread(self._call, "GET", path, None)

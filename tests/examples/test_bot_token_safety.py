@@ -1,7 +1,8 @@
 """The example bot keeps its token to itself (issue 40, section 4): it reads it from the environment or a
 file, never from the command line (where `ps` shows it to every user of the machine); it sends it only to
 the site's own origin, dropping it on a redirect to another; and it never sends it over plain http:// to
-another machine. Without a site: two small HTTP servers on this machine stand for the site and a stranger."""
+another machine. And it comes back after a 429 no sooner than the site asks. Without a site: small HTTP
+servers on this machine stand for the site and a stranger."""
 
 from __future__ import annotations
 
@@ -153,3 +154,18 @@ def test_without_a_token_the_bot_says_where_to_put_it():
 def test_the_bot_refuses_plain_http_to_another_machine_before_sending_anything():
     done = bot("--url", "http://rummy.example", token="rbt_secret")
     assert done.returncode == 2 and "https://" in done.stderr
+
+
+def test_a_request_over_the_rate_is_sent_again_after_the_wait_the_site_asks_for(example_bot, monkeypatch):
+    slept = []
+    monkeypatch.setattr(example_bot.time, "sleep", slept.append)
+    answers = iter([(429, {"Retry-After": "7", "Content-Type": "application/json"},
+                     b'{"type": "error", "code": "rate_limited", "message": "Too many requests"}')])
+
+    def answer(path: str, port: int):
+        return next(answers, None) or account(path, port)
+
+    with server(answer) as (site, seen):
+        api = example_bot.Api(f"http://127.0.0.1:{site}", "rbt_secret")
+        assert run(api.get("/api/bot/account"))["account"]["id"] == 7
+    assert slept == [7] and len(seen) == 2
