@@ -226,7 +226,7 @@ TABLE_AUTOPILOT_DELAY = 0.6  # seconds before an autopilot turn
 # gets it back plus this grace, in seconds.
 TABLE_WEB_HEARTBEAT = env.get_bool("TABLE_WEB_HEARTBEAT", not TESTING)
 TABLE_DOWNTIME_GRACE = env.get_float("TABLE_DOWNTIME_GRACE", 15.0, maximum=300.0)
-TABLE_NEXT_GAME_DELAY = env.get_float("TABLE_NEXT_GAME_DELAY", 6.0)  # scores stay on screen
+TABLE_NEXT_GAME_DELAY = env.get_float("TABLE_NEXT_GAME_DELAY", 20.0)  # scores stay on screen, unless all are ready sooner
 # Each web process compares its tables' versions with the database this often (lost-message repair).
 TABLE_ROOM_CHECK_SECONDS = env.get_float("TABLE_ROOM_CHECK_SECONDS", 1.0, minimum=0.1, maximum=60.0)
 # Provably fair deals (apps/tables/fairness.py): the seconds a match waits for its human seats' browser

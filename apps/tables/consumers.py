@@ -49,6 +49,7 @@ class TableSocket(ChatSocket, Endpoint):
         # retried start can be matched to its answer (docs/protocol.md, section 4).
         "start": FrameSpec((Field("id", (str,), max_length=MAX_ID_LENGTH),)),
         "rematch": NO_FIELDS,
+        "ready": NO_FIELDS,
         "new_match": NO_FIELDS,
         "seed": FrameSpec((Field("seed", (str,), required=True, max_length=64),)),
         "sync": NO_FIELDS,
@@ -151,6 +152,9 @@ class TableSocket(ChatSocket, Endpoint):
     async def on_start(self, content: dict[str, Any]) -> None:
         if await self.call(content, services.table_start) and "id" in content:
             await self.send_json({"type": "ack", "ref": content["id"]})
+
+    async def on_ready(self, content: dict[str, Any]) -> None:
+        await self.call(content, services.game_ready)
 
     async def on_rematch(self, content: dict[str, Any]) -> None:
         await self.call(content, services.table_rematch)

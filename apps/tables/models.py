@@ -221,6 +221,7 @@ class Game(models.Model):
     own_turns = models.JSONField(_("own turns per seat"), default=list, blank=True)
     deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
     draft = models.JSONField(_("prepared play of the seat to move"), null=True, blank=True)
+    ready = models.JSONField(_("seats ready for the next game"), default=list, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
     # The "What happened" log's last entries, codes and parameters (apps/tables/history.py).
     log = models.JSONField(_("log"), default=list, blank=True)

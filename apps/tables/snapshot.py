@@ -96,6 +96,7 @@ def table_info(table: Table, game: Game | None, match: Match | None) -> dict[str
             if table.due_action == Table.Due.NEXT_GAME and table.due_at
             else None,
             "log": game.log,  # "What happened", from the server (apps/tables/history.py)
+            "ready": list(game.ready or ()),  # between the games of a match: the seats ready for the next
         }
     return info
 

@@ -261,6 +261,8 @@ def table_strings() -> dict[str, object]:
         "total": _("Total"),
         "winner": _("Went out"),
         "next_deal_in": _("Next deal in %(seconds)s s"),
+        "ready": _("Ready"),
+        "ready_waiting": _("Waiting for %(names)s…"),
         "dealing": _("Dealing…"),
         "place_1": _("1st"),
         "place_2": _("2nd"),

@@ -30,7 +30,7 @@ function ordinal(place) {
 /**
  * @param {HTMLElement} root
  * @param {object} frame  the state frame
- * @param {object} actions {rematch(), newMatch(), hide(), lobbyUrl, replayUrl (of game 0)}
+ * @param {object} actions {rematch(), newMatch(), ready(), hide(), lobbyUrl, replayUrl (of game 0), keepAccountUrl}
  * Returns true when the panel is shown.
  */
 export function renderResults(root, frame, actions) {
@@ -71,6 +71,15 @@ export function renderResults(root, frame, actions) {
   if (result) panel.append(scoreTable(result, names, frame.seat));
   if (match && length > 1) panel.append(matchTable(match, names, frame.seat));
   const buttons = h("div", { class: "results__actions" });
+  // Between games: the next deal comes when every person is ready, or when the countdown ends.
+  const nextGame = !matchOver && table.current_game && table.current_game.next_game_at ? table.current_game : null;
+  if (nextGame && frame.seat !== null && actions.ready) {
+    const ready = nextGame.ready || [];
+    const iAmReady = ready.includes(frame.seat);
+    buttons.append(h("button", { type: "button", class: "button button--primary", "data-ready": "", onclick: actions.ready, disabled: iAmReady }, t("ready")));
+    const waitingFor = table.seats.filter((seat) => seat.user_id !== null && !seat.bot && !seat.bot_account && !seat.left && !ready.includes(seat.index)).map(seatName);
+    if (iAmReady && waitingFor.length) panel.append(h("p", { class: "results__note", "data-ready-waiting": "" }, t("ready_waiting", { names: waitingFor.join(", ") })));
+  }
   // The game just over, replayed and reviewed (in another tab while the match goes on).
   const finishedGame = result && table.current_game ? table.current_game.id : null;
   if (finishedGame !== null && actions.replayUrl) {

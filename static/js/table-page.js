@@ -143,6 +143,7 @@ function render(frame) {
   renderFeltStatus(frame);
   const shown = renderResults(els.results, frame, {
     rematch: () => page.send({ type: "rematch" }),
+    ready: () => page.send({ type: "ready" }),
     newMatch: () => page.send({ type: "new_match" }),
     hide: () => {
       page.resultsHidden = resultsKey(frame);

@@ -24,7 +24,7 @@ from apps.engine.errors import EngineError
 from apps.engine.game import Leave, Rules
 
 ROLES = ("spectator", "stranger", "waiting", "mover")
-TYPES = ("move", "draft", "back", "leave", "start", "rematch", "new_match", "sync", "ping")
+TYPES = ("move", "draft", "back", "leave", "start", "rematch", "ready", "new_match", "sync", "ping")
 #: Frames that change nothing by design (they only read).
 READ_ONLY = {"sync", "ping"}
 TABLE_ONLY = {"timeout", "auto"}

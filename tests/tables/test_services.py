@@ -490,6 +490,53 @@ def test_a_rated_match_whose_players_made_their_own_turns_is_not_aborted_at_its_
     assert (match.aborted, match.rated) == ("", True)
 
 
+def play_until_the_scores(table_id: int, rng: random.Random) -> Table:
+    """Play the current game to its end through the services; the table then waits for the next deal."""
+    for _ in range(5000):
+        table, state = state_of(table_id)
+        if table.due_action == Table.Due.NEXT_GAME:
+            return table
+        seat_index = get_rules(table.game).to_move(state)
+        seat = Seat.objects.select_related("user").get(table=table, index=seat_index)
+        services.game_move(table_id=table_id, by=seat.user, move=human_move(table_id, seat_index, rng))
+    raise AssertionError("the game did not end")
+
+
+def test_the_next_game_is_dealt_as_soon_as_every_player_is_ready(alice, bob):
+    table = started(alice, bob, match_length=3)
+    table = play_until_the_scores(table.pk, random.Random(8))
+    with pytest.raises(services.NotAllowed):
+        services.game_ready(table_id=table.pk, by=make_user("carol"))  # a spectator has nothing to be ready for
+    services.game_ready(table_id=table.pk, by=alice)
+    waiting = Table.objects.select_related("current_game").get(pk=table.pk)
+    assert waiting.due_action == Table.Due.NEXT_GAME and waiting.version == table.version + 1
+    assert waiting.current_game.ready == [0]
+    services.game_ready(table_id=table.pk, by=alice)  # again: nothing changes
+    assert Table.objects.get(pk=table.pk).version == waiting.version
+    services.game_ready(table_id=table.pk, by=bob)
+    dealt = Table.objects.select_related("current_game").get(pk=table.pk)
+    assert dealt.current_game.number == 2 and dealt.due_action != Table.Due.NEXT_GAME
+    with pytest.raises(services.NotAllowed):
+        services.game_ready(table_id=table.pk, by=bob)  # mid-game: nothing to wait for
+    assert Table.objects.get(pk=table.pk).version == dealt.version
+
+
+def test_against_a_bot_the_next_game_comes_when_the_one_person_is_ready(alice):
+    table = services.table_open(by=alice, game=HOUSE, seat_count=2, match_length=3, bots=["easy"])
+    services.table_start(table_id=table.pk, by=alice)
+    for _ in range(5000):
+        table = Table.objects.get(pk=table.pk)
+        if table.due_action == Table.Due.NEXT_GAME:
+            break
+        if table.due_action == Table.Due.BOT:
+            run_due(table.pk)
+            continue
+        table, state = state_of(table.pk)
+        services.game_move(table_id=table.pk, by=alice, move=human_move(table.pk, 0, random.Random(2)))
+    services.game_ready(table_id=table.pk, by=alice)
+    assert Table.objects.select_related("current_game").get(pk=table.pk).current_game.number == 2
+
+
 def test_a_moderator_can_close_a_table_mid_match_and_it_is_not_rated(alice, bob):
     table = started(alice, bob)
     moderator = make_user("mod", staff=True)

@@ -22,7 +22,7 @@ The map, one idea a module, each importing only the ones above it:
 - `bans`: what a ban or a deactivation does at the tables (the user's seats stand up, their tables close).
 """
 
-from apps.tables.services.due import games_extend_deadlines, table_due, tables_sweep_due
+from apps.tables.services.due import game_ready, games_extend_deadlines, table_due, tables_sweep_due
 from apps.tables.services.errors import MoveOutcome, NotAllowed, StaleVersion, TableError, TableNotFound
 from apps.tables.services.matches import table_new_match, table_rematch, table_seed, table_start
 from apps.tables.services.moves import TABLE_ONLY_MOVES, game_back, game_draft, game_move
@@ -47,6 +47,7 @@ __all__ = [
     "game_back",
     "game_draft",
     "game_move",
+    "game_ready",
     "games_extend_deadlines",
     "invitation_accept",
     "invitation_decline",

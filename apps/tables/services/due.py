@@ -21,16 +21,19 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from apps.accounts.models import User
 from apps.engine.bots import get_bot
 from apps.engine.errors import EngineError
 from apps.engine.game import Move, Rules
 from apps.engine.match import Match as EngineMatch
 from apps.tables import effects, liveness
 from apps.tables.models import FairDeal, Game, MoveLog, Table
+from apps.tables.services.errors import NotAllowed
 from apps.tables.services.flow import Due, deal_first_game, deal_next_game, dealer
 from apps.tables.services.play import apply_and_save
-from apps.tables.services.rows import bump, lock, rules_of
+from apps.tables.services.rows import bump, lock, rules_of, seat_of
 
 log = logging.getLogger(__name__)
 
@@ -108,13 +111,7 @@ def table_due(*, table_id: int, action: str | None = None, now: datetime | None 
                 wait = (table.due_at - now).total_seconds()  # at most EARLY: the task's ETA came a little early
                 continue
             if table.due_action in (Due.NEXT_GAME, Due.DEAL):
-                match = table.match
-                assert match is not None
-                if table.due_action == Due.DEAL:  # the window for the players' seeds is over
-                    game, state = deal_first_game(table, match, FairDeal.objects.get(match=match), now)
-                else:
-                    game, state = deal_next_game(table, match, EngineMatch.from_dict(match.state), dealer(match), now)
-                effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+                deal_due(table, now)
                 return True
             game = table.current_game
             assert game is not None
@@ -137,6 +134,46 @@ def table_due(*, table_id: int, action: str | None = None, now: datetime | None 
             return True
     log.warning("The bot at table %s was overtaken %s times in a row; the sweep tries again", table_id, BOT_ATTEMPTS)
     return False
+
+
+def deal_due(table: Table, now: datetime) -> None:
+    """Deal what the locked table is waiting to deal: the match's first game (the window for the players'
+    seeds is over) or its next one (the scores were shown long enough, or everyone is ready)."""
+    match = table.match
+    assert match is not None
+    if table.due_action == Due.DEAL:
+        game, state = deal_first_game(table, match, FairDeal.objects.get(match=match), now)
+    else:
+        game, state = deal_next_game(table, match, EngineMatch.from_dict(match.state), dealer(match), now)
+    effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+
+
+def game_ready(*, table_id: int, by: User) -> None:
+    """Between the games of a match: this player has read the scores. The next game is dealt as soon as
+    every person still in the match is ready (bots and bot accounts do not wait), or when its time comes
+    (TABLE_NEXT_GAME_DELAY). Asked again, it changes nothing; asked at any other moment, it is refused
+    (the next game was dealt a moment ago, or the match is over) and changes nothing."""
+    with transaction.atomic():
+        table = lock(table_id)
+        seat = seat_of(table, by)
+        game = table.current_game
+        if seat is None or seat["left"]:
+            raise NotAllowed(_("You have no seat in this match."))
+        if table.due_action != Due.NEXT_GAME or game is None:
+            raise NotAllowed(_("There is no next game to get ready for."))
+        ready = sorted({*(game.ready or ()), seat["index"]})
+        if ready == list(game.ready or ()):
+            return
+        persons = [info["index"] for info in table.seating if info["user_id"] and not info["bot"]
+                   and not info["bot_account"] and not info["left"]]
+        game.ready = ready
+        game.save(update_fields=["ready"])
+        if all(index in ready for index in persons):
+            deal_due(table, timezone.now())
+            return
+        bump(table)
+        table.save(update_fields=["version", "updated_at"])
+        effects.after_commit(table, lobby=False)
 
 
 def _pending_play(rules: Rules[Any], game: Game, seat: int) -> Move | None:

@@ -113,7 +113,7 @@ def apply_and_save(
             rated_match = finish_match(table)
         else:
             table.due_action = Due.NEXT_GAME
-            table.due_at = now + seconds("TABLE_NEXT_GAME_DELAY", 6)
+            table.due_at = now + seconds("TABLE_NEXT_GAME_DELAY", 20)
     else:
         schedule(table, game, rules, after, now, new_turn=new_turn)
     sql.write((logged, None), (game, game_fields), (table, [*MOVE_FIELDS, *table_fields]))
