@@ -1,23 +1,31 @@
 """Other players' round trips while hints are asked in bursts (issue 40, section 2), on a real daphne with
-PostgreSQL and Redis, in one run: a quiet window first, then the bursts, then another quiet window.
+PostgreSQL and Redis, in one run: quiet windows, control windows and hint bursts, in turn.
 
     .venv/bin/python bench/hint_burst.py [--port 18100] [--db rummy_h1] [--redis-db 11] [--bursters 10]
-                                         [--sockets 20] [--watchers 20] [--lobby 10] [--quiet 10]
+                                         [--sockets 20] [--watchers 20] [--lobby 10] [--quiet 8] [--cycles 3]
+                                         [--pool process|thread]
 
-Set up in the database (no Celery: nothing moves but what the bench sends): `--bursters` guests, each at
-an unrated Rearrange table against an Easy bot, on their turn, with a seeded hard position of
-`bench/positions.py` (the slowest seeds of the solver bench: 100-200 ms of search each), and each with
-`--sockets` sockets at their table. The other players: `--watchers` anonymous sockets watching one of
-those tables, each sending `ping` every 150 ms (the answer comes from the event loop), and `--lobby` lobby
-sockets sending `sync` every 600 ms (the answer reads the open tables on a database thread; the lobby
-allows 2 frames a second).
+Set up in the database (no Celery: nothing moves but what the bench sends): `--bursters` guests per
+cycle (and one more, whose hint before the measures starts the hint worker), each at an unrated Rearrange table against
+an Easy bot, on their turn, with a seeded hard position of `bench/positions.py` (the slowest seeds of the
+solver bench: 60-165 ms of search each here), and each with `--sockets` sockets at their table, all
+opened before the measures. The other players: `--watchers` anonymous sockets watching one of those
+tables, each sending `ping` every 150 ms (answered by the event loop), and `--lobby` lobby sockets sending
+`sync` every 600 ms (answered from a database thread: the open tables).
 
-During the burst window every burster sends one `hint` on each of its sockets at once, waits for the
-answers, and goes again, until its three hints are used up: the issue's attack, 20 hints at once from one
-account's sockets, ten accounts over. Printed: the others' round trips (p50, p99, max, count) per window,
-pings and lobby syncs apart; the hints answered and refused; the solver's searches (answered hints); the
-load average before and after (`os.getloadavg`). Goal: the others' p99 with the bursts within twice the
-quiet windows'.
+In the burst window every burster sends one `hint` on each of its sockets at once, waits for the
+answers, and goes again a second later, until its three hints are used up: the issue's attack, 20 hints
+at once from one account's sockets, ten accounts over, half a second apart. The control window sends
+the same rounds of frames as `ping`s (`--control-rounds` per burster): what the frames cost without any
+hint. The bursters' client runs at nice 10 (`--bursters-nice`): on the machine it shares with daphne it
+would otherwise take the CPU an attacker's own machine would spend. Each of `--cycles` cycles is a quiet window, the control, a pause and the bursts of its own
+accounts, and a last quiet window ends the run: quiet and burst windows alternate, so the machine's own
+ups and downs fall on both. The bursters run in a process of their own, so that their sockets do not slow the measuring
+client. Printed: the others' round trips (p50, p99, max, count) per window, pings and lobby syncs apart,
+with the ratio of each window's p99 to the quiet windows'; the CPU of daphne and of the hint worker; the
+hints answered and refused; the load average before and after. `--pool thread` runs daphne with
+`HINT_SEARCH_POOL = "thread"` (a settings module of the bench's own) to compare. Goal: the others' p99
+in the burst window within twice the quiet windows'.
 """
 
 from __future__ import annotations
@@ -189,9 +197,10 @@ async def burster(opened: list[Any], counts: dict[str, int], every: float, delay
 
 async def bursts(args: argparse.Namespace, tables: list[tuple[int, str]], ready: Any, go: Any, results: Any) -> None:
     """The bursters (in a process of their own, so that their sockets' work does not delay the others'
-    measuring client): every socket opened first and one hint asked by an account of its own (the hint
-    workers started and warm); then, on `go`, the control (the same rounds of frames as pings), a quiet
-    pause, and the hint bursts."""
+    measuring client), which also keep the time line: every socket opened first and one hint asked by an
+    account of its own (the hint worker started and warm); then, on `go`, `--cycles` times: a quiet
+    window, the control (the same rounds of frames as pings), a pause, the hint bursts of this cycle's
+    accounts; then a last quiet window. Puts the windows and the hints' answers in `results`."""
     base = f"ws://127.0.0.1:{args.port}"
     origin = f"http://127.0.0.1:{args.port}"
     (warm_table, warm_cookie), *tables = tables
@@ -201,20 +210,34 @@ async def bursts(args: argparse.Namespace, tables: list[tuple[int, str]], ready:
     sockets = [await open_sockets(f"{base}/ws/tables/{table}/", origin, cookie, args.sockets) for table, cookie in tables]
     ready.set()
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
-    control_start = time.perf_counter()
-    await asyncio.gather(*(burster(opened, {}, args.every, index * args.stagger, args.control_rounds) for index, opened in enumerate(sockets)))
-    control_end = time.perf_counter()
-    await asyncio.sleep(args.quiet)
+    windows: dict[str, list[tuple[float, float]]] = {"quiet": [], "control": [], "burst": []}
     counts: dict[str, int] = {}
-    started = time.perf_counter()
-    await asyncio.gather(*(burster(opened, counts, args.every, index * args.stagger) for index, opened in enumerate(sockets)))
-    results.put(((control_start, control_end), (started, time.perf_counter()), counts))
+
+    async def window(name: str, work: Any) -> None:
+        started = time.perf_counter()
+        await work
+        windows[name].append((started, time.perf_counter()))
+
+    for cycle in range(args.cycles):
+        accounts = sockets[cycle * args.bursters : (cycle + 1) * args.bursters]
+        await window("quiet", asyncio.sleep(args.quiet))
+        await window("control", asyncio.gather(*(
+            burster(opened, {}, args.every, index * args.stagger, args.control_rounds) for index, opened in enumerate(accounts)
+        )))
+        await asyncio.sleep(1)
+        await window("burst", asyncio.gather(*(burster(opened, counts, args.every, index * args.stagger) for index, opened in enumerate(accounts))))
+    await window("quiet", asyncio.sleep(args.quiet))
+    results.put((windows, counts))
     for opened in [*sockets, [warm]]:
         for ws in opened:
             await ws.close()
 
 
 def bursters_process(args: argparse.Namespace, tables: list[tuple[int, str]], ready: Any, go: Any, results: Any) -> None:
+    # An attacker's client runs on its own machine: here it shares two cores with daphne and the measuring
+    # client, so it yields the CPU to them (at nice 0 the control window alone, pings and no hint, raised
+    # the others' p99 3.75 times over the quiet windows').
+    os.nice(args.bursters_nice)
     asyncio.run(bursts(args, tables, ready, go, results))
 
 
@@ -250,24 +273,14 @@ async def run(args: argparse.Namespace, watched: int, ready: Any, go: Any, resul
     tasks = [asyncio.create_task(others.pinger(f"{base}/ws/tables/{watched}/", origin, 0.15)) for _ in range(args.watchers)]
     tasks += [asyncio.create_task(others.syncer(f"{base}/ws/lobby/", origin, 0.6)) for _ in range(args.lobby)]
     await asyncio.sleep(2)  # every socket open and warm
-    quiet_start = time.perf_counter()
     cpu = [cpu_seconds(daphne)]
-    await asyncio.sleep(args.quiet)
     go.set()
-    control, (burst_start, burst_end), counts = await loop.run_in_executor(None, results.get, True, 900)  # perf_counter: CLOCK_MONOTONIC
-    cpu.append(cpu_seconds(daphne))
-    await asyncio.sleep(args.quiet)
-    after_end = time.perf_counter()
+    windows, counts = await loop.run_in_executor(None, results.get, True, 1800)  # perf_counter: CLOCK_MONOTONIC, one clock
     cpu.append(cpu_seconds(daphne))
     others.stop.set()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    windows = {
-        "quiet": [(quiet_start, control[0]), (control[1] + 1, burst_start), (burst_end, after_end)],
-        "control": [control],
-        "burst": [(burst_start, burst_end)],
-    }
     for kind, label in (("ping", "ping (event loop)"), ("sync", "lobby sync (database thread)")):
         quiet = [ms for start, end in windows["quiet"] for ms in others.window(kind, start, end)]
         print(f"{label:30s} quiet:   {summary(quiet)}")
@@ -275,9 +288,11 @@ async def run(args: argparse.Namespace, watched: int, ready: Any, go: Any, resul
             values = [ms for start, end in windows[name] for ms in others.window(kind, start, end)]
             ratio = percentile(values, 0.99) / percentile(quiet, 0.99) if quiet and values else float("nan")
             print(f"{'':30s} {name + ':':8s} {summary(values)}   p99 / quiet {ratio:.2f}")
-    print(f"hint worker CPU over the run {cpu[2][1] - cpu[0][1]:.2f} s; daphne CPU over the run {cpu[2][0] - cpu[0][0]:.2f} s")
-    print(f"control window {control[1] - control[0]:.1f} s ({args.control_rounds} rounds of pings per burster); burst window "
-          f"{burst_end - burst_start:.1f} s; hint answers: {dict(sorted(counts.items()))}; searches that answered: {counts.get('answered', 0)}")
+    print(f"hint worker CPU over the run {cpu[1][1] - cpu[0][1]:.2f} s; daphne CPU over the run {cpu[1][0] - cpu[0][0]:.2f} s")
+    seconds = {name: sum(end - start for start, end in spans) for name, spans in windows.items()}
+    print(f"windows: quiet {seconds['quiet']:.1f} s, control {seconds['control']:.1f} s ({args.control_rounds} rounds of pings per "
+          f"burster), burst {seconds['burst']:.1f} s, over {args.cycles} cycles of {args.bursters} bursters")
+    print(f"hint answers: {dict(sorted(counts.items()))}; searches that answered: {counts.get('answered', 0)}")
 
 
 def main() -> None:
@@ -289,11 +304,13 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=20)
     parser.add_argument("--watchers", type=int, default=20)
     parser.add_argument("--lobby", type=int, default=10)
-    parser.add_argument("--quiet", type=float, default=10.0)
+    parser.add_argument("--quiet", type=float, default=8.0)
     parser.add_argument("--every", type=float, default=1.0, help="seconds between a burster's bursts")
     parser.add_argument("--stagger", type=float, default=0.5, help="seconds between the bursters' first bursts")
     parser.add_argument("--pool", choices=("process", "thread"), default="process",
                         help="where daphne searches hints (HINT_SEARCH_POOL): 'thread' to compare")
+    parser.add_argument("--bursters-nice", type=int, default=10, help="the bursters' client process's niceness")
+    parser.add_argument("--cycles", type=int, default=3, help="quiet, control and burst windows, this many times")
     parser.add_argument("--control-rounds", type=int, default=6, help="rounds of pings per burster in the control window")
     args = parser.parse_args()
     if not 18100 <= args.port <= 18199:
@@ -304,7 +321,7 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     subprocess.run(["redis-cli", "-n", str(args.redis_db), "FLUSHDB"], check=True, stdout=subprocess.DEVNULL)
-    tables = prepare(args.bursters + 1)  # one more: the account whose hint starts the workers
+    tables = prepare(args.bursters * args.cycles + 1)  # one more: the account whose hint starts the workers
     from django.db import connections
 
     connections.close_all()  # before the fork: the child must not share (and close) the parent's connection
