@@ -35,5 +35,5 @@ class GuestsLimitedMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, GuestsLimited):
-            return render(request, "429.html", {"message": str(exception)}, status=429)
+            return render(request, "429.html", {"message": str(exception), "offer_signup": True}, status=429)
         return None
