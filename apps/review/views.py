@@ -107,15 +107,17 @@ def _templates_stamp() -> str:
     return hashlib.sha256("\0".join(sources).encode()).hexdigest()[:16]
 
 
-def _etag(request: HttpRequest, *parts: Any) -> str:
-    """A strong ETag of what a response shows this viewer: the parts given, the page's templates and
-    words (in the viewer's language), the user, and the CSRF cookie (the page's forms carry a token made
-    from it)."""
-    user = request.user.pk if request.user.is_authenticated else 0
-    get_token(request)  # the secret the response's cookie will hold, on a first visit too
-    csrf = request.META.get("CSRF_COOKIE", "")
-    words = json.dumps(replay_strings(), sort_keys=True)
-    text = "|".join(str(part) for part in (PAGE_STAMP, _templates_stamp(), get_language(), words, user, csrf, *parts))
+def _etag(request: HttpRequest, *parts: Any, page: bool = True) -> str:
+    """A strong ETag of what a response shows this viewer: the parts given, and for the page its
+    templates and words (in the viewer's language), the user, and the CSRF cookie (the page's forms carry
+    a token made from it)."""
+    viewer: tuple[Any, ...] = ()
+    if page:
+        get_token(request)  # the secret the response's cookie will hold, on a first visit too
+        user = request.user.pk if request.user.is_authenticated else 0
+        words = json.dumps(replay_strings(), sort_keys=True)
+        viewer = (_templates_stamp(), get_language(), words, user, request.META.get("CSRF_COOKIE", ""))
+    text = "|".join(str(part) for part in (PAGE_STAMP, *viewer, *parts))
     return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
@@ -180,7 +182,7 @@ def review_json(request: HttpRequest, game_id: int) -> HttpResponse:
         return limited
     game = _game_or_404(request, game_id)
     payload = _review_payload(game.pk)
-    etag = _etag(request, "review", game.pk, payload["status"])
+    etag = _etag(request, "review", game.pk, payload["status"], page=False)
     return _not_modified(request, etag) or _revalidated(JsonResponse(payload), etag)
 
 
