@@ -67,19 +67,28 @@ def _rearrange(a: dict[str, Any], b: dict[str, Any], mover: int | None, lines: l
     if after["tiles"] < before["tiles"]:
         old, new = _faces(a.get("table") or []), _faces(b.get("table") or [])
         placed = Counter(face for meld in new for face in meld) - Counter(face for meld in old for face in meld)
-        unchanged = Counter(tuple(meld) for meld in new)
-        rebuilt = 0
-        for meld in old:
-            if unchanged[tuple(meld)] > 0:
-                unchanged[tuple(meld)] -= 1
-            else:
-                rebuilt += 1
+        rebuilt = _rebuilt(old, new, placed)
         lines.append({"code": "placed", "seat": mover, "tiles": sorted(placed.elements(), key=_order),
                       "count": before["tiles"] - after["tiles"], "rebuilt": rebuilt})
     elif after["tiles"] > before["tiles"]:
         lines.append({"code": "drew", "seat": mover, "count": after["tiles"] - before["tiles"]})
     elif after.get("passed") and not before.get("passed"):
         lines.append({"code": "passed", "seat": mover})
+
+
+def _rebuilt(old: list[list[str]], new: list[list[str]], placed: Counter[str]) -> int:
+    """How many of the old melds were taken apart: a meld left as it was, or only lengthened with tiles
+    from the rack (a lay-off), was not rebuilt."""
+    free = [Counter(meld) for meld in new]
+    rebuilt = 0
+    for meld in sorted(old, key=len, reverse=True):  # the longest first: a short one fits inside more
+        tiles = Counter(meld)
+        home = next((i for i, candidate in enumerate(free) if not tiles - candidate and not (candidate - tiles) - placed), None)
+        if home is None:
+            rebuilt += 1
+        else:
+            free.pop(home)
+    return rebuilt
 
 
 def _order(face: str) -> tuple[int, int]:

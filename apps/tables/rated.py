@@ -290,6 +290,17 @@ def window_open(seating: Sequence[dict[str, Any]], own_turns: Sequence[int], *, 
     return absent_seat(seating, own_turns) is not None
 
 
+def leaving_aborts(table: Any, game: Any, match: Any) -> bool:
+    """Whether a seat standing up now aborts the table's match (SPEC 11): a rated match in play whose
+    first game is not dealt yet, or whose seats (but the site's bots) have not all made their own turns in
+    it. `table`, `game` (its current game, or None) and `match` (or None) are rows."""
+    if table.status != "playing" or match is None or not match.rated:
+        return False
+    if game is None:
+        return True  # the players' seeds are being taken: nothing is dealt yet
+    return window_open(table.seating, game.own_turns or (), first_game=game.number == 1, over=game.finished_at is not None)
+
+
 def absent_seat(seating: Sequence[dict[str, Any]], own_turns: Sequence[int]) -> int | None:
     """The first seat (not a site bot's) that has made fewer than `abort_turns()` turns of its own in the
     first game, or None.

@@ -81,6 +81,8 @@ def table_info(table: Table, game: Game | None, match: Match | None) -> dict[str
             # SPEC 11: the match ended before its abort window closed (a code of apps/tables/rated.py and
             # the seat that stood up), else null.
             "aborted": {"reason": match.aborted, "seat": match.aborted_seat} if match.aborted else None,
+            # whether a player who leaves now aborts the match (the Leave dialog says so)
+            "leaving_aborts": rated.leaving_aborts(table, game, match),
             "url": url("tables:match", match.pk),
             "fair": public_view(match),
         }

@@ -157,6 +157,9 @@ def table_strings() -> dict[str, object]:
         "sit_as_guest": _("No account needed: Sit here makes you a guest player on the spot."),
         "sign_in_first": _("Or sign in first."),
         "leave_before_match": _("Stand up? Your seat becomes free for someone else."),
+        "leave_aborts_match": _(
+            "Leave the match? It has only just begun, so it ends here for everyone: no places, no rating."
+        ),
         "leave_during_match": _(
             "Leave the match? You will be out of it and placed after everyone still playing, "
             "whatever your points."
@@ -214,6 +217,7 @@ def table_strings() -> dict[str, object]:
         "sort_colour": _("By colour"),
         "sort_number": _("By number"),
         "hint_plan": _("Not your turn: you can sort your rack and plan your opening."),
+        "hint_plan_opened": _("Not your turn: you can sort your rack and plan your next turn."),
         "hint_draw": _("Draw from the pile to start your turn."),
         "hint_take_select": _("Select two or more tiles to meld with the last discard."),
         "hint_select": _("Select three or more tiles for a meld, or one tile to discard."),

@@ -307,7 +307,7 @@ export class HouseTable extends GameTable {
     const me = this.me;
     if (view.over || !me) return "";
     if (!faces.length) {
-      if (!this.myTurn()) return t("hint_plan");
+      if (!this.myTurn()) return t(me.opened ? "hint_plan_opened" : "hint_plan");
       if (view.phase === "draw") return this.takeMode ? t("hint_take_select") : t("hint_draw");
       return me.opened ? t("hint_select_opened") : t("hint_select");
     }

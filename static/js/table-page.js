@@ -258,8 +258,10 @@ page.connection = new Connection(config.ws, { onFrame, onStatus, shownVersion: (
 
 els.autopilot.querySelector("button")?.addEventListener("click", () => page.send({ type: "back" }));
 els.leave.addEventListener("click", () => {
-  const playing = page.frame && page.frame.table.status === "playing";
-  els.leaveDialog.querySelector("[data-text]").textContent = playing ? t("leave_during_match") : t("leave_before_match");
+  const table = page.frame && page.frame.table;
+  const playing = table && table.status === "playing";
+  const aborts = playing && table.match && table.match.leaving_aborts;
+  els.leaveDialog.querySelector("[data-text]").textContent = aborts ? t("leave_aborts_match") : playing ? t("leave_during_match") : t("leave_before_match");
   els.leaveDialog.showModal();
 });
 els.leaveDialog.addEventListener("close", () => {

@@ -54,7 +54,10 @@ def test_a_match_still_being_played_has_no_place_and_no_record_yet(client):
 def test_matches_at_private_tables_show_only_to_the_player_themselves(client):
     ana, ben = make_user("ana"), make_user("ben")
     finished_match([(ana, 1), (ben, 2)], private=True, rated=False)
-    assert client.get(profile_url("ana")).context["matches"] == []
+    visitor = client.get(profile_url("ana"))
+    assert visitor.context["matches"] == []
+    # never "No matches yet" beside a count of matches: the page says why none is shown
+    assert "No matches at public tables yet" in visitor.content.decode()
     client.force_login(ana)
     assert len(client.get(profile_url("ana")).context["matches"]) == 1
 

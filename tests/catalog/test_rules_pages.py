@@ -81,3 +81,9 @@ def test_the_catalog_lists_both_games_with_their_facts_and_links(client):
 
 def test_points_are_shown_with_their_sign():
     assert [signed(65), signed(-35), signed(0), signed(None)] == ["+65", "−35", "0", ""]
+
+
+def test_the_home_pages_game_cards_link_to_each_games_page(client):
+    html = client.get("/").content.decode()
+    for slug in ("tile-rummy", "tile-rummy-rearrange"):
+        assert f'class="card__link" href="{reverse("catalog:rules", args=[slug])}"' in html

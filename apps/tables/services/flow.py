@@ -119,17 +119,8 @@ def finish_match(table: Table) -> int | None:
 
 
 def in_abort_window(table: Table) -> bool:
-    """Whether a seat standing up now aborts the table's match (SPEC 11): a rated match whose first game
-    is not dealt yet, or whose human seats have not all made their own turns in it (apps/tables/rated.py)."""
-    match = table.match
-    if table.status != Table.Status.PLAYING or match is None or not match.rated:
-        return False
-    game = table.current_game
-    if game is None:
-        return True  # the players' seeds are being taken: nothing is dealt yet
-    return rated.window_open(
-        table.seating, game.own_turns or (), first_game=game.number == 1, over=game.finished_at is not None
-    )
+    """Whether a seat standing up now aborts the table's match (SPEC 11; apps/tables/rated.py)."""
+    return rated.leaving_aborts(table, table.current_game, table.match)
 
 
 def abort_absent(table: Table, seat: int) -> None:
