@@ -48,6 +48,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
         "scope": "/",
         "id": "/",
         "display": "standalone",
+        "orientation": "any",  # the table is laid out for a phone held upright and sideways alike
         "background_color": BACKGROUND_COLOUR,
         "theme_color": THEME_COLOUR,
         "categories": ["games"],

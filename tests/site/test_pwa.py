@@ -37,7 +37,7 @@ def test_the_manifest_names_the_app_starts_at_home_and_opens_standalone(client):
     manifest = response.json()
     assert (manifest["name"], manifest["short_name"]) == ("Tile Rummy online", "Tile Rummy")
     assert manifest["start_url"] == "/" and manifest["scope"] == "/"
-    assert manifest["display"] == "standalone"
+    assert manifest["display"] == "standalone" and manifest["orientation"] == "any"
     assert re.fullmatch(r"#[0-9a-f]{6}", manifest["theme_color"]) and re.fullmatch(r"#[0-9a-f]{6}", manifest["background_color"])
 
 
