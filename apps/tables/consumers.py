@@ -50,6 +50,7 @@ class TableSocket(ChatSocket, Endpoint):
         "start": FrameSpec((Field("id", (str,), max_length=MAX_ID_LENGTH),)),
         "rematch": NO_FIELDS,
         "ready": NO_FIELDS,
+        "pace": FrameSpec((Field("seconds", (int,), required=True),)),
         "new_match": NO_FIELDS,
         "seed": FrameSpec((Field("seed", (str,), required=True, max_length=64),)),
         "sync": NO_FIELDS,
@@ -152,6 +153,9 @@ class TableSocket(ChatSocket, Endpoint):
     async def on_start(self, content: dict[str, Any]) -> None:
         if await self.call(content, services.table_start) and "id" in content:
             await self.send_json({"type": "ack", "ref": content["id"]})
+
+    async def on_pace(self, content: dict[str, Any]) -> None:
+        await self.call(content, services.table_pace, turn_seconds=content["seconds"])
 
     async def on_ready(self, content: dict[str, Any]) -> None:
         await self.call(content, services.game_ready)

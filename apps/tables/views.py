@@ -120,9 +120,20 @@ def play_now_level(user: Any) -> str:
     return latest if latest in BotLevel.values else BotLevel.EASY
 
 
-def play_now_pace(game: str, level: str) -> int:
-    """Against the Easy bot there is no clock: a beginner building an opening is never timed out (and
-    put on autopilot) by a bot that waits anyway. Against Hard, the game's usual pace."""
+def play_now_pace(game: str, level: str, user: Any = None) -> int:
+    """The pace the player chose last time against this bot (they can change it at the table), else:
+    against the Easy bot no clock (a beginner building an opening is never timed out, and put on
+    autopilot, by a bot that waits anyway), against Hard the game's usual pace."""
+    if getattr(user, "is_authenticated", False):
+        last = (
+            Table.objects.filter(game=game, seat_count=2, seats__user=user)
+            .filter(seats__bot_level=level)
+            .order_by("-created_at")
+            .values_list("turn_seconds", flat=True)
+            .first()
+        )
+        if last is not None and last in PACES[game]:
+            return int(last)
     return 0 if level == BotLevel.EASY else PACES[game][0]
 
 
@@ -141,7 +152,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
     user = guest_login(request)
     try:
         table = services.table_open(
-            by=user, game=game, seat_count=2, match_length=1, turn_seconds=play_now_pace(game, level), bots=[level]
+            by=user, game=game, seat_count=2, match_length=1, turn_seconds=play_now_pace(game, level, user), bots=[level]
         )
         services.table_start(table_id=table.pk, by=user)
     except services.TableError as error:
@@ -170,6 +181,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         # The frame names the game and the pace by code (one frame for every language): the page words them.
         "game_name": game_name(table.game),
         "pace": pace_label(table.turn_seconds),
+        # a player alone with the site's bots may change the pace (services.table_pace): the choices
+        "paces": [{"seconds": pace, "label": pace_label(pace)} for pace in PACES.get(table.game, ())],
         "strings": table_strings(),
         "invite": invite if table.private else "",
         "invite_url": request.build_absolute_uri(invite_path) if seated else "",

@@ -26,6 +26,8 @@ const byId = (id) => document.getElementById(id) || document.createElement("div"
 const els = {
   app,
   meta: document.getElementById("table-meta"),
+  pace: byId("pace-control"),
+  paceSelect: byId("pace-select"),
   fair: document.getElementById("fair-line"),
   conn: document.getElementById("conn"),
   seats: document.getElementById("seats"),
@@ -133,6 +135,11 @@ function render(frame) {
   app.dataset.status = table.status;
   app.dataset.role = frame.seat === null ? "spectator" : "player";
   els.meta.textContent = metaText(table);
+  // Alone with the site's bots, the player sets the pace, before or during the match (the server checks).
+  const alone = frame.seat !== null && (table.status === "open" || table.status === "playing")
+    && table.seats.every((seat) => seat.index === frame.seat || seat.bot);
+  els.pace.hidden = !alone;
+  if (alone && document.activeElement !== els.paceSelect) els.paceSelect.value = String(table.turn_seconds);
   renderFair(els.fair, frame);
   offerSeed(frame, (message) => page.connection.send(message));
   log.update(frame);
@@ -268,6 +275,7 @@ els.leaveDialog.addEventListener("close", () => {
   if (els.leaveDialog.returnValue === "leave") page.send({ type: "leave" });
 });
 els.keys.addEventListener("click", () => els.keysHelp.showModal());
+els.paceSelect.addEventListener("change", () => page.send({ type: "pace", seconds: Number(els.paceSelect.value) }));
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;

@@ -537,6 +537,33 @@ def test_against_a_bot_the_next_game_comes_when_the_one_person_is_ready(alice):
     assert Table.objects.select_related("current_game").get(pk=table.pk).current_game.number == 2
 
 
+def test_a_player_alone_with_bots_sets_the_pace_and_the_running_turn_gets_the_new_clock(alice):
+    table = services.table_open(by=alice, game=HOUSE, seat_count=2, bots=["easy"], turn_seconds=0)
+    services.table_start(table_id=table.pk, by=alice)
+    while Table.objects.get(pk=table.pk).due_action == Table.Due.BOT:
+        run_due(table.pk)
+    table = Table.objects.get(pk=table.pk)
+    assert table.due_action == Table.Due.NOTHING  # alice's turn, no clock
+    services.table_pace(table_id=table.pk, by=alice, turn_seconds=30)
+    paced = Table.objects.select_related("current_game").get(pk=table.pk)
+    assert paced.turn_seconds == 30 and paced.version == table.version + 1
+    assert "no_timer" in table.unrated_reasons and "no_timer" not in paced.unrated_reasons
+    assert paced.due_action == Table.Due.TIMEOUT and paced.due_at == paced.current_game.deadline
+    assert timezone.now() < paced.due_at <= timezone.now() + timedelta(seconds=30)
+    with pytest.raises(services.TableError):
+        services.table_pace(table_id=table.pk, by=alice, turn_seconds=45)  # not one of the game's paces
+    services.table_pace(table_id=table.pk, by=alice, turn_seconds=0)
+    assert Table.objects.get(pk=table.pk).due_action == Table.Due.NOTHING
+
+
+def test_nobody_changes_the_pace_of_a_table_with_another_person(alice, bob):
+    table = two_player_table(alice, bob, turn_seconds=60)
+    for who in (alice, bob, make_user("carol")):
+        with pytest.raises(services.NotAllowed):
+            services.table_pace(table_id=table.pk, by=who, turn_seconds=0)
+    assert Table.objects.get(pk=table.pk).turn_seconds == 60
+
+
 def test_a_moderator_can_close_a_table_mid_match_and_it_is_not_rated(alice, bob):
     table = started(alice, bob)
     moderator = make_user("mod", staff=True)

@@ -83,3 +83,16 @@ def test_the_table_page_names_its_game_and_its_pace_in_the_title(client):
     body = client.get(reverse("tables:table", args=[table.pk])).content.decode()
     assert "<title>Tile Rummy: Rearrange · Table" in body
     assert "<h1>Tile Rummy: Rearrange <span" in body and ">120 s per turn</p>" in body
+
+
+def test_play_now_remembers_the_pace_the_player_chose_last_time_against_that_bot(client):
+    play_now(client, game="tile-rummy", level="easy")
+    first = Table.objects.get()
+    assert first.turn_seconds == 0
+    user = first.seats.get(index=0).user
+    services.table_pace(table_id=first.pk, by=user, turn_seconds=30)
+    services.table_leave(table_id=first.pk, by=user)
+    play_now(client, game="tile-rummy", level="easy")
+    assert Table.objects.exclude(pk=first.pk).get().turn_seconds == 30
+    play_now(client, game="tile-rummy", level="hard")  # another bot: its own default
+    assert Table.objects.filter(seats__bot_level="hard").get().turn_seconds == PACES["tile-rummy"][0]

@@ -1,5 +1,5 @@
-"""Starting a match (its fair deal: the players' seeds, then the first deal), and what happens at a table once
-a match is over (rematch, a new match)."""
+"""Starting a match (its fair deal: the players' seeds, then the first deal), the pace of a table of one
+player and bots, and what happens at a table once a match is over (rematch, a new match)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
 from apps.engine.match import Match as EngineMatch
-from apps.tables import effects, fairness
+from apps.tables import effects, fairness, rated
 from apps.tables.models import FairDeal, Match, MatchPlayer, Seat, Table
-from apps.tables.services.errors import NotAllowed
-from apps.tables.services.flow import Due, deal_first_game
+from apps.tables.options import PACES
+from apps.tables.services.errors import NotAllowed, TableError
+from apps.tables.services.flow import Due, deal_first_game, schedule
 from apps.tables.services.rows import (
     bump,
     check_host_limit,
@@ -22,6 +23,7 @@ from apps.tables.services.rows import (
     hold_user_limits,
     is_moderator,
     lock,
+    rules_of,
     save_seating,
     seat_of,
     seat_row,
@@ -102,6 +104,42 @@ def table_seed(*, table_id: int, by: User, seed: object) -> None:
             assert match is not None
             game, state = deal_first_game(table, match, fair, timezone.now())
             effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+
+
+def table_pace(*, table_id: int, by: User, turn_seconds: int) -> None:
+    """A player alone with the site's bots sets the table's pace, before or during the match: nobody else
+    waits on their clock, and such a table is never rated. A turn already running gets the new clock
+    from now (no timer: none)."""
+    check_may_act(by)
+    with transaction.atomic():
+        table = lock(table_id)
+        seat = seat_of(table, by)
+        if seat is None:
+            raise NotAllowed(_("You have no seat at this table."))
+        if any(info["index"] != seat["index"] and not info["bot"] for info in table.seating):
+            raise NotAllowed(_("Only a player alone with the site's bots can change the pace."))
+        if table.status not in (Table.Status.OPEN, Table.Status.PLAYING):
+            raise NotAllowed(_("This table is over: start a new match to choose its pace."))
+        paces = PACES[table.game]
+        if turn_seconds not in paces:
+            raise TableError(
+                _("The pace must be one of %(paces)s seconds per turn (0: no timer).")
+                % {"paces": ", ".join(str(p) for p in sorted(paces))}
+            )
+        if turn_seconds == table.turn_seconds:
+            return
+        table.turn_seconds = turn_seconds
+        # the reasons it is unrated (it always is: bots) say whether it has a timer
+        found = {*table.unrated_reasons, rated.NO_TIMER} - (set() if turn_seconds == 0 else {rated.NO_TIMER})
+        table.unrated_reasons = [code for code in rated.REASONS if code in found]
+        game = table.current_game
+        if table.status == Table.Status.PLAYING and game is not None and game.finished_at is None:
+            rules = rules_of(table)
+            schedule(table, game, rules, rules.from_dict(game.state), timezone.now(), new_turn=True)
+            game.save(update_fields=["deadline"])
+        bump(table)
+        table.save(update_fields=["turn_seconds", "unrated_reasons", "version", "due_action", "due_at", "updated_at"])
+        effects.after_commit(table)
 
 
 def table_rematch(*, table_id: int, by: User) -> None:
