@@ -22,6 +22,7 @@ def chat_strings() -> dict[str, object]:
         "chat_unmuted_now": _("You will see that player's new messages again."),
         "chat_delete": _("Delete"),
         "report": _("Report"),
+        "actions_for": _("%(name)s: more actions"),
         "report_sent": _("Thank you: the moderators will look at it."),
         "report_player": _("Report %(name)s"),
         "report_message_of": _("Report a message of %(name)s"),

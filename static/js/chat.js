@@ -167,19 +167,30 @@ export class Chat {
       buttons.push(h("button", { type: "button", class: "chat__action chat__action--danger", dataset: { action: "delete" },
         onclick: () => this.page.send({ type: "chat_delete", message: message.id }) }, t("chat_delete")));
     }
-    return buttons.length ? h("span", { class: "chat__actions" }, buttons) : null;
+    return buttons.length ? actionMenu(t("actions_for", { name: message.name }), buttons) : null;
   }
 
   /** Seat-card actions for another person at the table: mute and report. */
   seatActions(info) {
     if (this.me.id === null || !info.user_id || info.user_id === this.me.id || info.bot || info.bot_account) return null;
     const muted = this.muted.has(info.user_id);
-    return h("span", { class: "seat__actions" },
+    return actionMenu(t("actions_for", { name: info.name }), [
       h("button", { type: "button", class: "seat__action", dataset: { action: muted ? "unmute" : "mute" },
         onclick: () => this.page.send({ type: muted ? "unmute" : "mute", user: info.user_id }) }, muted ? t("chat_unmute") : t("chat_mute")),
       h("button", { type: "button", class: "seat__action", dataset: { action: "report" },
-        onclick: () => this.report.open({ user: info.user_id, name: info.name }) }, t("report")));
+        onclick: () => this.report.open({ user: info.user_id, name: info.name }) }, t("report")),
+    ]);
   }
+}
+
+/** One small "⋯" menu of a chat line's or a seat's actions (mute, report, delete), instead of a row of
+ * buttons on every line and card; it closes when one is chosen. */
+function actionMenu(label, buttons) {
+  const menu = h("details", { class: "action-menu" });
+  for (const button of buttons) button.addEventListener("click", () => { menu.open = false; });
+  menu.append(h("summary", { class: "action-menu__toggle", title: label, "aria-label": label }, "⋯"),
+    h("span", { class: "action-menu__items" }, buttons));
+  return menu;
 }
 
 class ReportDialog {

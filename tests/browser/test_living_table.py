@@ -23,6 +23,14 @@ LOOK = Path("/tmp/living16-shots")
 _names = itertools.count(1)
 
 
+def open_menu(owner):  # type: ignore[no-untyped-def]
+    """Open the "⋯" menu of a chat line or a seat card (its mute, report and delete), unless it is open
+    already; returns the owner."""
+    if owner.locator("details.action-menu").get_attribute("open") is None:
+        owner.locator(".action-menu__toggle").click()
+    return owner
+
+
 def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     path = screenshot(page, name)
     if LOOK.is_dir():
@@ -117,7 +125,7 @@ def test_two_players_and_a_spectator_talk_mute_and_a_moderator_deletes(site, new
     assert alice.locator("#chat-input").input_value() == "x" * 201
 
     # Alice mutes Bob: his next message reaches Carol, not Alice, and stays muted after her reload.
-    chat_line(alice, "hi alice, bob here").get_by_role("button", name="Mute").click()
+    open_menu(chat_line(alice, "hi alice, bob here")).get_by_role("button", name="Mute").click()
     chat_line(alice, "hi alice, bob here").wait_for(state="detached", timeout=30_000)
     say(bob, "can alice hear this")
     chat_line(carol, "can alice hear this").wait_for(timeout=30_000)
@@ -127,17 +135,17 @@ def test_two_players_and_a_spectator_talk_mute_and_a_moderator_deletes(site, new
     alice.reload()
     chat_line(alice, "after bob").wait_for(timeout=30_000)
     assert chat_line(alice, "can alice hear this").count() == 0
-    assert alice.locator("#seats .seat", has_text=bob_name).get_by_role("button", name="Unmute").is_visible()
+    assert open_menu(alice.locator("#seats .seat", has_text=bob_name)).get_by_role("button", name="Unmute").is_visible()
 
     # The moderator deletes Carol's message: it goes from every screen at once.
-    chat_line(moderator, "carol watching").get_by_role("button", name="Delete").click()
+    open_menu(chat_line(moderator, "carol watching")).get_by_role("button", name="Delete").click()
     for page in (alice, bob, carol, moderator):
         chat_line(page, "carol watching").wait_for(state="detached", timeout=30_000)
     assert chat_line(carol, "hello from alice").count() == 1
 
     # Reports: Bob's seat from Alice's seat card, a message from Bob's screen; a second report of the
     # same player is refused in the dialog with its reason.
-    alice.locator("#seats .seat", has_text=bob_name).get_by_role("button", name="Report").click()
+    open_menu(alice.locator("#seats .seat", has_text=bob_name)).get_by_role("button", name="Report").click()
     dialog = alice.locator("#report-dialog")
     dialog.get_by_label("Why").select_option("abuse")
     dialog.get_by_label("What happened (optional)").fill("rude in the chat")
@@ -145,11 +153,11 @@ def test_two_players_and_a_spectator_talk_mute_and_a_moderator_deletes(site, new
     dialog.get_by_role("button", name="Send the report").click()
     alice.locator(".toast", has_text="the moderators will look at it").wait_for(timeout=30_000)
     assert not dialog.is_visible()
-    alice.locator("#seats .seat", has_text=bob_name).get_by_role("button", name="Report").click()
+    open_menu(alice.locator("#seats .seat", has_text=bob_name)).get_by_role("button", name="Report").click()
     dialog.get_by_role("button", name="Send the report").click()
     dialog.locator("[data-error]", has_text="reported this already").wait_for(timeout=30_000)
     dialog.get_by_role("button", name="Cancel").click()
-    chat_line(bob, "hello from alice").get_by_role("button", name="Report").click()
+    open_menu(chat_line(bob, "hello from alice")).get_by_role("button", name="Report").click()
     bob.locator("#report-dialog").get_by_role("button", name="Send the report").click()
     bob.locator(".toast", has_text="the moderators will look at it").wait_for(timeout=30_000)
 
