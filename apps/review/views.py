@@ -14,8 +14,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
-import time
 from typing import Any
 
 from django.conf import settings
@@ -31,6 +29,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from apps.accounts.limits import window_hit
 from apps.catalog.data import catalog_entry
 from apps.engine.errors import EngineError
 from apps.engine.records import GameRecord
@@ -56,23 +55,13 @@ def _game_or_404(request: HttpRequest, game_id: int) -> Any:
 
 
 def _over_limit(request: HttpRequest, what: str, per_minute: int) -> HttpResponse | None:
-    """Count the request against its client address's budget for this minute (the count is taken before
-    any work, CONVENTIONS 25); a 429 page once over it."""
-    now = time.time()
-    window = int(now // 60)
-    key = f"review:{what}:{client_address(request) or 'unknown'}:{window}"
-    cache.add(key, 0, timeout=120)
-    try:
-        count = int(cache.incr(key))
-    except ValueError:  # the key expired between the two calls
-        cache.add(key, 0, timeout=120)
-        count = int(cache.incr(key))
-    if count <= per_minute:
+    """Count the request against its client address's budget for a minute (the count is taken before
+    any work, CONVENTIONS 25: apps/accounts/limits.py); a 429 page once over it."""
+    if window_hit(f"review:{what}:{client_address(request) or 'unknown'}", seconds=60) <= per_minute:
         return None
-    wait = max(1, math.ceil((window + 1) * 60 - now))
     message = _("Too many replays were asked from your network address: try again in a minute.")
     response = render(request, "429.html", {"message": message}, status=429)
-    response["Retry-After"] = str(wait)
+    response["Retry-After"] = "60"
     return response
 
 
