@@ -62,7 +62,7 @@ function renderCaption(step) {
     parts.push(t("step_n", { n: state.at, count: last }), " · ");
     if (step.move.move.startsWith("play ") && placed.length) parts.push(t("placed_by", { name: nameOf(seat) }), " ", tiles(placed));
     else if (step.move.move === "draw" && step.racks[seat].length > steps[state.at - 1].racks[seat].length) parts.push(t("drew", { name: nameOf(seat) }));
-    else parts.push(t("move_by", { name: nameOf(seat), move: step.move.move }));
+    else parts.push(nameOf(seat), " ", ...moveWords(step.move.move));
   } else {
     parts.push(t("step_deal"));
   }
@@ -74,6 +74,26 @@ function renderCaption(step) {
     parts.push(t("to_move", { name: nameOf(view.turn) }));
   }
   clear(els.caption).append(...parts);
+}
+
+/** A house-game move (its notation, docs/engine.md) in words with its tiles as tiles, e.g. "laid [r1 r2 r3]
+ * [k10 y10 b10]"; several moves of a turn ("lay ...; discard r5") one after the other. Anything else (a
+ * Rearrange play is shown by the tiles it placed) is kept as written. */
+function moveWords(notation) {
+  const parts = [];
+  for (const [index, move] of notation.split(";").map((text) => text.trim()).filter(Boolean).entries()) {
+    if (index) parts.push("; ");
+    const [kind, ...rest] = move.split(/\s+/);
+    const faces = rest.filter((word) => /^([rybk]\d{1,2}|J)$/.test(word));
+    if (kind === "lay") parts.push(t("mv_lay"), " ", ...move.slice(4).split("|").map((meld) => tiles(meld.trim().split(/\s+/))));
+    else if (kind === "take") parts.push(t("mv_take"), " ", tiles(faces));
+    else if (kind === "add") parts.push(t("mv_add"), " ", tiles(faces));
+    else if (kind === "joker") parts.push(t("mv_joker"), " ", tiles(faces));
+    else if (kind === "discard") parts.push(t("mv_discard"), " ", tiles(faces));
+    else if (["draw", "leave", "back", "timeout", "auto"].includes(kind) && !rest.length) parts.push(t(`mv_${kind}`));
+    else parts.push(move);
+  }
+  return parts;
 }
 
 /** The faces of `before` that are not in `after` (one for one). */
@@ -175,12 +195,14 @@ function renderReview() {
  * the moves in notation. */
 function played(turn) {
   if (turn.played.startsWith("play ") && turn.placed.length) return [t("review_placed"), " ", tiles(turn.placed)];
-  return [t("review_played", { play: turn.played })];
+  return [t("review_played", { play: "" }).trim(), " ", ...moveWords(turn.played)];
 }
 
 function bestPlay(turn) {
   const best = turn.best_play;
-  if (!best || !best.moves.length || !best.moves[0].startsWith("play ")) return [h("p", { class: "review-turn__best" }, t("review_best", { play: turn.best }))];
+  if (!best || !best.moves.length || !best.moves[0].startsWith("play ")) {
+    return [h("p", { class: "review-turn__best" }, t("review_best", { play: "" }).trim(), " ", ...moveWords(turn.best))];
+  }
   const table = h("details", { class: "review-turn__table" },
     h("summary", {}, t("review_best_table")),
     h("div", { class: "review-turn__sets" }, best.table.map((set) => tiles(set))));

@@ -6,15 +6,16 @@ test-only hook in tests/browser/review_seeding.py."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 from tests.browser.conftest import PHONE, ROOT, screenshot
 
 
-def seeded_game(site) -> dict:  # type: ignore[no-untyped-def]
+def seeded_game(site, slug: str = "tile-rummy-rearrange") -> dict:  # type: ignore[no-untyped-def]
     done = subprocess.run(
-        [sys.executable, "-m", "tests.browser.review_seeding"], env=site.env, cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-m", "tests.browser.review_seeding", slug], env=site.env, cwd=ROOT, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -77,3 +78,20 @@ def test_a_finished_game_is_replayed_by_keys_to_its_end_beside_its_review(site, 
     screenshot(phone, "replay-phone")
     phone.evaluate("document.getElementById('review-title').scrollIntoView()")
     screenshot(phone, "replay-review-phone")
+
+
+def test_a_house_games_replay_and_review_say_moves_in_words_with_tiles_as_tiles(site, new_page):
+    """Not "Played: lay y13 b13 k13 | y1 y2 y3 y4; discard r10": the moves in words, the tiles drawn."""
+    game = seeded_game(site, "tile-rummy")
+    page = new_page()
+    page.goto(f"/replay/{game['game']}/")
+    page.locator("#review-turns .review-turn").first.wait_for(timeout=30_000)
+    turns = page.locator("#review-turns").inner_text()
+    assert "Played: drew a tile" in turns or "Played: took the last discard" in turns
+    assert not re.search(r"\b(draw|discard|lay|add|take) [rybkJ]", turns), turns[:400]
+    assert page.locator("#review-turns .review-turn__played .tile").count() > 0
+    page.locator("body").click(position={"x": 5, "y": 5})
+    for _ in range(2):
+        page.keyboard.press("ArrowRight")
+    assert not re.search(r"\b(draw|discard)\b", caption(page)), caption(page)
+    screenshot(page, "replay-house-words-desktop")
