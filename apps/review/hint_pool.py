@@ -15,10 +15,10 @@ unless set): on a busy machine the sockets go first and a hint waits.
 
 The pool is bounded: at most `HINT_SEARCH_QUEUE` searches waiting per worker (2 unless set), and a
 hint over that is refused at once, not queued. A search is waited for at most `HINT_SEARCH_SECONDS`
-(3 s unless set): then the hint is refused and given back. A search that ran out of time is not
-stopped: it goes on to its end (the solver's worst measured is about 1.4 s of CPU), keeping its worker,
-its place in the bound and its user's search lock (the user's next hint is refused until it ends); a
-search still waiting for a worker is cancelled.
+(3 s unless set): then the hint is refused and given back, and its worker process is killed (the pool
+is replaced; searches waiting in it are refused as busy). In a thread (the tests) a search cannot be
+stopped: it goes on to its end, keeping its thread, its place in the bound and its user's search lock
+(the user's next hint is refused until it ends). A search still waiting for a worker is cancelled.
 
 One search at a time per user: the lock (`services.hint_reserve`) is in the cache, shared by every
 process; in front of it, each process refuses a user's second hint while the first is handled, without
@@ -104,9 +104,25 @@ def _drop_broken(kind: str, pool: Executor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def submit(ticket: HintTicket) -> Future[Suggestion]:
-    """Start the ticket's search in the pool (HintsBusy when the bound is reached). Its place in the
-    bound is freed when the search ends, or when it is cancelled unstarted."""
+def _stop_overrun(pool: Executor) -> None:
+    """A search in `pool` ran out of its time: if the pool is of worker processes, they are killed and
+    the pool dropped (the searches waiting in it end as broken: refused as busy, and given back). A
+    thread cannot be stopped: its search goes on to its end."""
+    if not isinstance(pool, ProcessPoolExecutor):
+        return
+    with _pools_lock:
+        for kind, current in list(_pools.items()):
+            if current is pool:
+                del _pools[kind]
+    processes = getattr(pool, "_processes", None) or {}  # CPython's own map of its workers
+    for process in list(processes.values()):
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def submit(ticket: HintTicket) -> tuple[Future[Suggestion], Executor]:
+    """Start the ticket's search in the pool (HintsBusy when the bound is reached); returns its future
+    and the pool. Its place in the bound is freed when the search ends, or when it is cancelled unstarted."""
     if not _places.acquire(blocking=False):
         raise HintsBusy(_("Hints are busy right now: ask again in a moment."))
     kind = _kind()
@@ -130,7 +146,7 @@ def submit(ticket: HintTicket) -> Future[Suggestion]:
             _drop_broken(kind, pool)
 
     future.add_done_callback(done)
-    return future
+    return future, pool
 
 
 def _translated(language: str, function: Any) -> Any:
@@ -143,7 +159,7 @@ def _translated(language: str, function: Any) -> Any:
 
 async def hint_frame(*, table_id: int, by: Any, language: str) -> dict[str, Any]:
     """The `hint` frame for `by` at the table, or a HintRefused worded in `language`: reserved on a
-    database thread, searched on a hint thread, then kept or given back on a database thread. The user's
+    database thread, searched in the hint pool, then kept or given back on a database thread. The user's
     search lock is freed at the end, or, if the search ran out of time, when the search ends."""
     if by is not None and by.pk in _asking:
         with translation.override(language):
@@ -163,7 +179,7 @@ async def _hint_frame(table_id: int, by: Any, language: str) -> dict[str, Any]:
     try:
         try:
             with translation.override(language):
-                future = submit(ticket)
+                future, pool = submit(ticket)
         except BaseException:
             await db(services.hint_give_back)(ticket)
             raise
@@ -172,6 +188,8 @@ async def _hint_frame(table_id: int, by: Any, language: str) -> dict[str, Any]:
         except TimeoutError:
             held = False
             future.add_done_callback(lambda _future: services.hint_search_done(ticket.user_id))
+            if not future.cancelled():  # it was running (a search still waiting was cancelled unstarted)
+                _stop_overrun(pool)
             await db(services.hint_give_back)(ticket)
             with translation.override(language):
                 raise NoHintNow(_("This position is too long to search for a hint: it was not counted.")) from None

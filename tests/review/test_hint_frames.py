@@ -247,3 +247,24 @@ async def test_the_web_process_searches_in_a_worker_process_of_its_own() -> None
     assert isinstance(hint_pool._pools["process"], ProcessPoolExecutor)
     assert await db(HintUse.objects.count)() == 1
     await player.disconnect()
+
+
+async def test_a_worker_process_past_its_budget_is_stopped_and_the_next_hint_gets_a_new_one() -> None:
+    table, guest = await db(unrated_table)("tile-rummy-rearrange")
+    table = await db(with_an_opening)(table)
+    player = await connect(f"/ws/tables/{table.pk}/", guest)
+    await receive(player)
+    with override_settings(HINT_SEARCH_POOL="process", HINT_SEARCH_SECONDS=0.05):
+        if "process" in hint_pool._pools:  # a new worker: its start alone (an interpreter, the engine) takes longer than that
+            hint_pool._stop_overrun(hint_pool._pools["process"])
+        await player.send_json_to({"type": "hint"})
+        refused = await answer_to_hint(player)
+    assert refused["code"] == "hint_not_now" and refused["message"] == "This position is too long to search for a hint: it was not counted."
+    assert "process" not in hint_pool._pools  # the worker was stopped, its pool dropped
+    assert await db(HintUse.objects.count)() == 0
+    await until(lambda: cache.get(services._search_lock(guest.pk)) is None)  # freed as the stopped search ended
+    with override_settings(HINT_SEARCH_POOL="process"):
+        await player.send_json_to({"type": "hint"})
+        frame = await answer_to_hint(player)
+    assert frame["type"] == "hint" and frame["left"] == 2
+    await player.disconnect()
