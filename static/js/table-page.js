@@ -167,7 +167,26 @@ function render(frame) {
   document.title = (myTurn ? "● " + t("title_your_turn") + " · " : "") + config.title;
   app.classList.toggle("is-my-turn", Boolean(myTurn));
   page.clock.tick();
+  focusAtStart(frame);
 }
+
+// Where the keyboard starts: once the player has a rack (right after Play now, or at the deal), on its
+// first tile (Tab goes on to the table, Shift+Tab back to the buttons), unless the player already put
+// the focus somewhere. The skip link at the top of the page leads there too.
+let focusPlaced = false;
+function focusAtStart(frame) {
+  if (focusPlaced || frame.seat === null || !frame.view || !frame.view.rack || !els.rack.querySelector(".tile")) return;
+  focusPlaced = true;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  controller.rack.focusCurrent();
+}
+
+document.querySelector('.skip-link[href="#rack"]')?.addEventListener("click", (event) => {
+  if (!els.rack.querySelector(".tile")) return; // no rack yet: the link only moves to its place
+  event.preventDefault();
+  els.rack.scrollIntoView({ block: "nearest" });
+  controller.rack.focusCurrent();
+});
 
 function seatOptions(frame) {
   return { frame, clock: page.clock, badges: (index, info, player) => badgesFor(frame, index, info, player),
