@@ -16,8 +16,9 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, connections, transaction
 
+from apps.engine.game import get_rules
 from apps.tables import services
-from apps.tables.models import FairDeal, Game, Match, Seat, Table
+from apps.tables.models import Game, Match, Seat, Table
 from apps.tables.services import sql
 from tests.tables.helpers import make_user
 
@@ -117,19 +118,25 @@ def test_a_lock_granted_after_a_move_sees_that_moves_game_match_and_table(alice,
     assert seen.match.state.get("written") == "by the first"
 
 
-def test_a_lock_granted_after_a_writer_that_left_the_table_row_alone_sees_its_writes(alice, bob):
-    """A service may write the game or the fair deal without touching the table's row (a draft, a
-    player's seed): the waiting reader sees those writes too, not only writes that changed `t`."""
+def test_a_lock_granted_after_a_draft_sees_the_draft(alice, bob):
+    """A draft does not raise the version; it still writes the table's row, so the waiting reader (a
+    timeout about to play that draft) reads the game again."""
     table = started(alice, bob)
-    FairDeal.objects.filter(match_id=table.match_id).update(seeds=[None, None], sealed_at=None)
+    game = Game.objects.get(pk=table.current_game_id)
+    rules = get_rules(HOUSE)
+    mover = alice if rules.to_move(rules.from_dict(game.state)) == 0 else bob
 
-    def write(locked: Table) -> None:
-        FairDeal.objects.filter(match_id=locked.match_id).update(seeds=["a" * 32, None])
-        Game.objects.filter(pk=locked.current_game_id).update(draft={"seat": 0, "turn": 0, "move": "draw"})
+    seen = read_while_another_writes(table.pk, lambda locked: services.game_draft(table_id=locked.pk, by=mover, move="draw"))
+    assert seen.current_game.draft is not None and seen.current_game.draft["move"] == "draw"
 
-    seen = read_while_another_writes(table.pk, write)
-    assert seen.match.fair_deal.seeds == ["a" * 32, None]
-    assert seen.current_game.draft == {"seat": 0, "turn": 0, "move": "draw"}
+
+def test_a_lock_granted_after_a_players_seed_sees_the_seed(alice, bob, settings):
+    settings.TABLE_FAIR_SEED_SECONDS = 60  # the match waits for both players' seeds
+    table = started(alice, bob)
+    assert table.due_action == Table.Due.DEAL
+
+    seen = read_while_another_writes(table.pk, lambda locked: services.table_seed(table_id=locked.pk, by=alice, seed="a" * 32))
+    assert seen.match.fair_deal.seeds[0] == "a" * 32
 
 
 def test_a_lock_granted_after_a_new_game_was_dealt_reads_the_new_game(alice, bob):

@@ -175,9 +175,9 @@ def test_a_legal_move_raises_the_version_by_one_and_is_logged(alice, bob):
 
 
 def test_a_move_is_a_locking_read_and_one_write_on_postgresql(alice, bob):
-    """On PostgreSQL the move's lock and read go as two statements (sent together, one round trip:
-    tests/tables/test_locking.py says why not one), and its INSERT and two UPDATEs as one statement
-    (three elsewhere); each of the three rows reads back as written."""
+    """The move's INSERT and its two UPDATEs go as one statement on PostgreSQL (three elsewhere), after
+    one locking read (read again only when it waited for another writer: tests/tables/test_locking.py),
+    and each of the three rows reads back as written."""
     table = started(alice, bob)
     seat = seat_to_move(table)
     game_before = Game.objects.get(pk=table.current_game_id)
@@ -187,7 +187,7 @@ def test_a_move_is_a_locking_read_and_one_write_on_postgresql(alice, bob):
     # (the test's own transaction makes the service's a savepoint: not the move's statements; a prepared
     # statement's text is not kept by psycopg, so Django logs it as None)
     statements = [query["sql"] for query in captured.captured_queries if "SAVEPOINT" not in (query["sql"] or "")]
-    assert len(statements) == (3 if connection.vendor == "postgresql" else 4), statements
+    assert len(statements) == (2 if connection.vendor == "postgresql" else 4), statements
     after = Table.objects.select_related("current_game").get(pk=table.pk)
     assert after.version == outcome.version == table.version + 1
     assert after.current_game.move_count == game_before.move_count + 1

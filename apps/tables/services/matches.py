@@ -104,6 +104,8 @@ def table_seed(*, table_id: int, by: User, seed: object) -> None:
             assert match is not None
             game, state = deal_first_game(table, match, fair, timezone.now())
             effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+        else:  # the table's row is written with the seed, so that a service waiting for the lock reads both again
+            table.save(update_fields=["updated_at"])
 
 
 def table_pace(*, table_id: int, by: User, turn_seconds: int) -> None:

@@ -12,6 +12,7 @@ from apps.accounts.models import User
 from apps.engine.errors import IllegalMove, InvalidMove
 from apps.engine.game import Back, Leave
 from apps.tables.models import MoveLog, Table
+from apps.tables.services import sql
 from apps.tables.services.errors import MoveOutcome, NotAllowed, StaleVersion
 from apps.tables.services.play import apply_and_save
 from apps.tables.services.rows import check_may_act, lock, parse_move, rules_of, seat_of, seat_row, seats
@@ -86,7 +87,9 @@ def game_draft(*, table_id: int, by: User, move: str | Mapping[str, Any] | None)
         # notation, never as the client sent it (which may hold anything JSON can, NUL included).
         parsed = None if move is None else str(parse_move(rules, move))
         game.draft = None if parsed is None else {"seat": seat["index"], "turn": game.turn, "move": parsed}
-        game.save(update_fields=["draft"])
+        # The table's row is written too (its `updated_at`, not its version): a service waiting for the
+        # lock then reads the game again (sql.lock_table), and a timeout plays this draft, not the one before.
+        sql.write((game, ["draft"]), (table, ["updated_at"]))
 
 
 def game_back(*, table_id: int, by: User) -> MoveOutcome:

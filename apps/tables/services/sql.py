@@ -2,8 +2,7 @@
 
 A move is a locking read of the table with its game, match and fair deal, then one INSERT and two
 UPDATEs, which go to PostgreSQL as one statement (`write`: one round trip, not three). The locking read
-is two statements sent together (one round trip): the lock, then the read, so that the read's snapshot
-is taken once the lock is granted (see `lock_table`). Built by the
+is one statement, read again only when it had to wait for another writer (see `lock_table`). Built by the
 ORM each time, those statements cost more CPU in query compilation and model construction than
 everything else a move does (bench/move_cost.py). Here each statement's SQL is
 written once per process (per model and set of fields) from the models' own metadata, and rows come
@@ -115,44 +114,52 @@ def _cursor() -> CursorWrapper:
 
 @cache
 def _locking_read() -> tuple[str, str, list[_Columns]]:
-    """The lock (empty where the database has no row locks: SQLite takes the whole file) and the read."""
+    """The locking read and the plain read of the same rows. On PostgreSQL the locking read also says
+    whether the table's row it locked is the one its snapshot saw (`xmin`: the transaction that wrote
+    that version of the row), as its last two columns."""
     quote = connection.ops.quote_name
     parts = [_Columns(Table, "t"), _Columns(Game, "g"), _Columns(Match, "m"), _Columns(FairDeal, "f")]
-    lock = ""
-    if connection.features.has_select_for_update:
-        lock = f"SELECT 1 FROM {quote(Table._meta.db_table)} WHERE {quote('id')} = %s FOR UPDATE"
+    table = quote(Table._meta.db_table)
     read = (
-        f"SELECT {', '.join(part.sql for part in parts)} FROM {quote(Table._meta.db_table)} t"
+        f"SELECT {', '.join(part.sql for part in parts)} FROM {table} t"
         f" LEFT JOIN {quote(Game._meta.db_table)} g ON g.{quote('id')} = t.{quote('current_game_id')}"
         f" LEFT JOIN {quote(Match._meta.db_table)} m ON m.{quote('id')} = t.{quote('match_id')}"
         f" LEFT JOIN {quote(FairDeal._meta.db_table)} f ON f.{quote('match_id')} = m.{quote('id')}"
         f" WHERE t.{quote('id')} = %s"
     )
-    return lock, read, parts
+    locking = read
+    if connection.vendor == "postgresql":
+        seen = f"(SELECT s.xmin::text FROM {table} s WHERE s.{quote('id')} = t.{quote('id')})"
+        locking = read.replace(" FROM ", f", t.xmin::text, {seen} FROM ", 1) + " FOR UPDATE OF t"
+    elif connection.features.has_select_for_update_of:
+        locking = read + " FOR UPDATE OF t"
+    return locking, read, parts
 
 
 def lock_table(table_id: int) -> Table | None:
     """The table's row, locked until the transaction ends, with its current game, its match and the
-    match's fair deal attached. None if there is no such table.
+    match's fair deal attached (one statement). None if there is no such table.
 
-    The lock and the read are two statements, sent together on PostgreSQL (psycopg's pipeline: one round
-    trip). One statement would not do: in READ COMMITTED, a `SELECT ... JOIN ... FOR UPDATE OF t` that
-    waits for the lock re-reads the locked row once it is granted but keeps the joined rows of the
-    snapshot it took before waiting (PostgreSQL's "EvalPlanQual" rule), so a move waiting behind another
-    would apply itself to the game as it was before that move, and a seed or a draft written without a
-    change to the table's row would be lost. The read, a statement of its own, takes its snapshot after
-    the lock is granted, and every writer of these rows holds this lock (tests/tables/test_locking.py)."""
-    lock, read, parts = _locking_read()
+    In READ COMMITTED, a `SELECT ... JOIN ... FOR UPDATE OF t` that waits for the lock re-reads the
+    locked row once it is granted but keeps the joined rows of the snapshot it took before waiting
+    (PostgreSQL's "EvalPlanQual" rule): a move waiting behind another would see the new table and the
+    game as it was before that move. So the statement also reads the table row's `xmin` twice: as locked
+    (the newest version) and as its snapshot saw it. When they differ, another transaction changed the
+    table while this one waited, and the rows are read again by a new statement, whose snapshot is taken
+    under the lock. Every service that writes a table's game, match or fair deal under this lock also
+    writes the table's row (a move raises its version; a draft or a seed touches `updated_at`), so a
+    change of the joined rows always shows as a change of the table's row
+    (tests/tables/test_locking.py). Costs nothing when nobody waited: one statement, as before."""
+    locking, read, parts = _locking_read()
     with _cursor() as cursor:
-        if lock and connection.vendor == "postgresql":
-            with connection.connection.pipeline():
-                cursor.execute(lock, [table_id])
-                cursor.execute(read, [table_id])
-        else:
-            if lock:
-                cursor.execute(lock, [table_id])
-            cursor.execute(read, [table_id])
+        cursor.execute(locking, [table_id])
         row = cursor.fetchone()
+        if row is not None and connection.vendor == "postgresql":
+            locked_version, seen_version = row[-2:]
+            row = row[:-2]
+            if locked_version != seen_version:
+                cursor.execute(read, [table_id])
+                row = cursor.fetchone()
     if row is None:
         return None
     at, built = 0, []
