@@ -25,6 +25,9 @@ def test_the_whole_rack_stays_on_a_phones_screen(site, new_page, size):
     url = seeded_table(site, page, "house-ten-melds")  # Play now first: the rack at the deal
     page.locator("#rack .tile").first.wait_for()
     assert_rack_in_view(page, "at the deal")
+    # Play now against Easy runs no clock (the player may set one from the top bar)
+    assert "No timer" in page.locator("#table-meta").inner_text()
+    assert page.locator("#pace-select").input_value() == "0"
 
     page.goto(url)
     page.locator("#melds .meld").nth(9).wait_for()
