@@ -7,11 +7,13 @@ a skip link leads to the rack."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, ROOT, screenshot
 from tests.browser.keys import FOCUS_IN_RACK
 
 #: WCAG 2.0, 2.1 and 2.2, levels A and AA (axe's tags; 2.2 adds only AA rules to axe's set).
@@ -19,6 +21,8 @@ WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 LANGUAGES = {"en": "en-GB,en;q=0.9", "ro": "ro-RO,ro;q=0.9"}
 GAMES = ("tile-rummy", "tile-rummy-rearrange")
+#: A table in the middle of each game (tests/browser/seeding.py): melds with their captions, a running clock.
+MIDGAME = {"tile-rummy": "house-ten-melds", "tile-rummy-rearrange": "rearrange"}
 
 
 def visitor(new_page: Any, language: str) -> Any:
@@ -145,6 +149,7 @@ def audit(page: Any, name: str, found: list[str], ready: Any = None) -> None:
         page.reload()  # loaded at that size: what the scripts decide at load (a folded chat) is a phone's
         if ready is not None:
             ready(page)
+        page.evaluate("() => window.scrollTo(0, 0)")  # a reload keeps the place the last check scrolled to
         screenshot(page, f"a11y-{name}-{size}")
         found += [f"{name} at {size}: {line}" for line in violations(page)]
 
@@ -196,7 +201,7 @@ def play_now(page: Any, game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_live_table_meets_wcag_aa_and_starts_focus_where_the_player_acts(new_page, game):
+def test_a_live_table_meets_wcag_aa_and_starts_focus_where_the_player_acts(new_page, site, game):
     found: list[str] = []
     for language in LANGUAGES:
         page = visitor(new_page, language)
@@ -213,6 +218,17 @@ def test_a_live_table_meets_wcag_aa_and_starts_focus_where_the_player_acts(new_p
         page.keyboard.press("Enter")
         page.wait_for_function(FOCUS_IN_RACK)
         audit(page, f"table-{game}-{language}", found, ready=lambda page: page.locator("#rack .tile").first.wait_for())
+    table = page.url.rstrip("/").rsplit("/", 1)[-1]
+    seeded = [sys.executable, "-m", "tests.browser.seeding", MIDGAME[game], "--host-of-table", table]
+    done = subprocess.run(seeded, env=site.env, cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    page.goto(f"/t/{done.stdout.strip().splitlines()[-1]}/")
+    audit(
+        page,
+        f"table-{game}-midgame-{language}",
+        found,
+        ready=lambda page: page.locator("#melds .meld").first.wait_for(),
+    )
     assert_none(found)
 
 
