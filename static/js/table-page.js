@@ -181,6 +181,16 @@ function focusAtStart(frame) {
   controller.rack.focusCurrent();
 }
 
+// Phones upright: your block sticks to the bottom of the screen. What takes the keyboard focus above it
+// (a meld's tile reached with the arrows) is scrolled clear of it, never left hidden behind it.
+document.addEventListener("focusin", (event) => {
+  const target = event.target;
+  if (!(target instanceof Element) || els.me.hidden || els.me.contains(target) || target.closest("dialog, .chat")) return;
+  if (getComputedStyle(els.me).position !== "sticky") return;
+  const below = target.getBoundingClientRect().bottom - els.me.getBoundingClientRect().top;
+  if (below > 0) window.scrollBy({ top: below + 12, behavior: "instant" });
+});
+
 document.querySelector('.skip-link[href="#rack"]')?.addEventListener("click", (event) => {
   if (!els.rack.querySelector(".tile")) return; // no rack yet: the link only moves to its place
   event.preventDefault();

@@ -229,6 +229,15 @@ def test_a_live_table_meets_wcag_aa_and_starts_focus_where_the_player_acts(new_p
         found,
         ready=lambda page: page.locator("#melds .meld").first.wait_for(),
     )
+    # On a phone the player's block sticks to the bottom: a tile of the table the keyboard reaches is
+    # scrolled clear of it, not hidden behind it (WCAG 2.4.11).
+    page.set_viewport_size(PHONE)
+    page.reload()
+    page.locator("#melds .meld").first.wait_for()
+    hidden = """() => { const tiles = document.querySelectorAll('#melds .tile'); const last = tiles[tiles.length - 1];
+      last.focus(); return last.getBoundingClientRect().bottom - document.getElementById('me').getBoundingClientRect().top; }"""
+    assert page.evaluate(hidden) <= 0, "the focused tile is behind the player's block"
+    screenshot(page, f"a11y-table-{game}-midgame-focus-phone")
     assert_none(found)
 
 
