@@ -189,6 +189,8 @@ async def burster(opened: list[Any], counts: dict[str, int], every: float, delay
         else:
             for frame in await asyncio.gather(*(answer(ws) for ws in opened)):
                 key = "answered" if frame["type"] == "hint" else frame["code"]
+                if "too long" in frame.get("message", "") or "busy" in frame.get("message", ""):
+                    key += " (too long)" if "too long" in frame["message"] else " (busy)"
                 counts[key] = counts.get(key, 0) + 1
                 used_up = used_up or frame.get("code") == "hints_used_up" or (frame["type"] == "hint" and frame["left"] == 0)
             counts["rounds"] = counts.get("rounds", 0) + 1
@@ -274,8 +276,19 @@ async def run(args: argparse.Namespace, watched: int, ready: Any, go: Any, resul
     tasks += [asyncio.create_task(others.syncer(f"{base}/ws/lobby/", origin, 0.6)) for _ in range(args.lobby)]
     await asyncio.sleep(2)  # every socket open and warm
     cpu = [cpu_seconds(daphne)]
+    workers: set[int] = set()
+
+    async def watch_workers() -> None:
+        import psutil
+
+        while True:
+            workers.update(child.pid for child in psutil.Process(daphne).children(recursive=True))
+            await asyncio.sleep(0.5)
+
+    watcher = asyncio.create_task(watch_workers())
     go.set()
     windows, counts = await loop.run_in_executor(None, results.get, True, 1800)  # perf_counter: CLOCK_MONOTONIC, one clock
+    watcher.cancel()
     cpu.append(cpu_seconds(daphne))
     others.stop.set()
     for task in tasks:
@@ -288,7 +301,8 @@ async def run(args: argparse.Namespace, watched: int, ready: Any, go: Any, resul
             values = [ms for start, end in windows[name] for ms in others.window(kind, start, end)]
             ratio = percentile(values, 0.99) / percentile(quiet, 0.99) if quiet and values else float("nan")
             print(f"{'':30s} {name + ':':8s} {summary(values)}   p99 / quiet {ratio:.2f}")
-    print(f"hint worker CPU over the run {cpu[1][1] - cpu[0][1]:.2f} s; daphne CPU over the run {cpu[1][0] - cpu[0][0]:.2f} s")
+    print(f"hint worker CPU over the run {cpu[1][1] - cpu[0][1]:.2f} s ({len(workers)} worker processes seen); "
+          f"daphne CPU over the run {cpu[1][0] - cpu[0][0]:.2f} s")
     seconds = {name: sum(end - start for start, end in spans) for name, spans in windows.items()}
     print(f"windows: quiet {seconds['quiet']:.1f} s, control {seconds['control']:.1f} s ({args.control_rounds} rounds of pings per "
           f"burster), burst {seconds['burst']:.1f} s, over {args.cycles} cycles of {args.bursters} bursters")
@@ -311,6 +325,7 @@ def main() -> None:
                         help="where daphne searches hints (HINT_SEARCH_POOL): 'thread' to compare")
     parser.add_argument("--bursters-nice", type=int, default=10, help="the bursters' client process's niceness")
     parser.add_argument("--cycles", type=int, default=3, help="quiet, control and burst windows, this many times")
+    parser.add_argument("--nice", type=int, default=None, help="the hint worker's niceness (HINT_SEARCH_NICE; 10 unless set)")
     parser.add_argument("--control-rounds", type=int, default=6, help="rounds of pings per burster in the control window")
     args = parser.parse_args()
     if not 18100 <= args.port <= 18199:
@@ -327,10 +342,11 @@ def main() -> None:
     connections.close_all()  # before the fork: the child must not share (and close) the parent's connection
     log = open(f"/tmp/hint-burst-daphne-{args.port}.log", "wb")  # noqa: SIM115 - the child's lifetime
     env = dict(os.environ)
-    if args.pool != "process":  # the site's settings with the pool's kind changed, from a module of the bench's own
+    if args.pool != "process" or args.nice is not None:  # the site's settings changed, from a module of the bench's own
         shim = Path(f"/tmp/hint-burst-settings-{args.port}")
         shim.mkdir(exist_ok=True)
-        (shim / "hint_burst_settings.py").write_text(f"from rummysite.settings import *  # noqa\nHINT_SEARCH_POOL = {args.pool!r}\n")
+        nice = "" if args.nice is None else f"HINT_SEARCH_NICE = {args.nice}\n"
+        (shim / "hint_burst_settings.py").write_text(f"from rummysite.settings import *  # noqa\nHINT_SEARCH_POOL = {args.pool!r}\n{nice}")
         env.update(DJANGO_SETTINGS_MODULE="hint_burst_settings", PYTHONPATH=f"{shim}:{env.get('PYTHONPATH', ROOT)}")
     daphne = subprocess.Popen([str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(args.port), "rummysite.asgi:application"],
                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -341,7 +357,7 @@ def main() -> None:
                     break
             except OSError:
                 time.sleep(0.1)
-        print(f"hint search pool: {args.pool}")
+        print(f"hint search pool: {args.pool}" + ("" if args.nice is None else f", worker nice {args.nice}"))
         print(f"load average before: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
         context = multiprocessing.get_context("fork")
         ready, go, results = context.Event(), context.Event(), context.Queue()
