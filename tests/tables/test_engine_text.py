@@ -155,5 +155,5 @@ def test_a_fair_deal_that_does_not_check_is_told_in_romanian():
     assert str(caught.value).startswith("The server seed does not match the commitment")
     with translation.override("ro"):
         assert engine_text(caught.value) == (
-            f"Sămânța serverului nu se potrivește cu angajamentul arătat înainte de împărțire ({'0' * 64})."
+            f"Sămânța serverului nu se potrivește cu amprenta arătată înainte de împărțire ({'0' * 64})."
         )
