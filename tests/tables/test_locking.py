@@ -52,10 +52,12 @@ def waiting_for_a_lock() -> int:
 
 
 def until(condition: Callable[[], bool], ceiling: float = 60.0) -> None:
-    deadline = time.monotonic() + ceiling
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never came true"
+    """Wait for the condition, checking every 10 ms, for at most about `ceiling` seconds."""
+    for _ in range(int(ceiling / 0.01)):
+        if condition():
+            return
         time.sleep(0.01)
+    raise AssertionError("the condition never came true")
 
 
 def read_while_another_writes(table_id: int, write: Callable[[Table], None]) -> Table:
