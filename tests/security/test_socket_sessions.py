@@ -103,6 +103,15 @@ async def still_answers(socket: WebsocketCommunicator) -> None:
         pass
 
 
+
+async def ended_and_kept(ended, kept) -> None:  # type: ignore[no-untyped-def]
+    """`ended` (another session's socket) is told `session_ended` and closed with 4401; `kept` (the
+    socket of the session that made the change) still answers."""
+    codes, close = await codes_until_closed(ended)
+    assert close == 4401 and codes[-1] == "session_ended"
+    await still_answers(kept)
+    await kept.disconnect()
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_changing_the_password_closes_the_other_sessions_sockets_and_keeps_this_ones():
@@ -115,10 +124,7 @@ async def test_changing_the_password_closes_the_other_sessions_sockets_and_keeps
             "password2": "a new and longer secret 2026"}).status_code
 
     assert await db(change_password)() == 302
-    codes, close = await codes_until_closed(a)
-    assert close == 4401 and codes[-1] == "session_ended"
-    await still_answers(b)
-    await b.disconnect()
+    await ended_and_kept(a, b)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -136,10 +142,7 @@ async def test_changing_the_email_address_closes_the_other_sessions_sockets_and_
         email_changed.send(sender=User, request=request, user=user, from_email_address=old, to_email_address=new)
 
     await db(change_email)()
-    codes, close = await codes_until_closed(a)
-    assert close == 4401 and codes[-1] == "session_ended"
-    await still_answers(b)
-    await b.disconnect()
+    await ended_and_kept(a, b)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -174,10 +177,7 @@ async def test_a_guests_conversion_closes_the_guests_other_sessions_sockets_and_
             "password2": "tiles on felt 2026"}).status_code
 
     assert await db(convert)() == 302
-    codes, close = await codes_until_closed(a)
-    assert close == 4401 and codes[-1] == "session_ended"
-    await still_answers(b)
-    await b.disconnect()
+    await ended_and_kept(a, b)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -196,10 +196,7 @@ async def test_the_backstop_closes_a_socket_whose_session_no_longer_matches_the_
 
     await db(change_password_quietly)()
     await owners.check_open_sockets()
-    codes, close = await codes_until_closed(a)
-    assert close == 4401 and codes[-1] == "session_ended"
-    await still_answers(b)
-    await b.disconnect()
+    await ended_and_kept(a, b)
 
 
 @pytest.mark.django_db(transaction=True)
