@@ -132,7 +132,7 @@ def table_pace(*, table_id: int, by: User, turn_seconds: int) -> None:
             return
         table.turn_seconds = turn_seconds
         # the reasons it is unrated (it always is: bots) say whether it has a timer
-        found = {*table.unrated_reasons, rated.NO_TIMER} - (set() if turn_seconds == 0 else {rated.NO_TIMER})
+        found = set(table.unrated_reasons) - {rated.NO_TIMER} | ({rated.NO_TIMER} if turn_seconds == 0 else set())
         table.unrated_reasons = [code for code in rated.REASONS if code in found]
         game = table.current_game
         if table.status == Table.Status.PLAYING and game is not None and game.finished_at is None:
