@@ -16,6 +16,24 @@ from tests.site.processes import PRODUCTION, python, shell
 SEED = "9f" * 32
 
 
+#: The start of a process that reports through the real SDK to an in-memory transport (`sent`): nothing
+#: leaves the machine.
+REPORTING = """
+        import json, django
+        django.setup()
+        import sentry_sdk
+        from sentry_sdk.transport import Transport
+        from rummysite import error_reports
+
+        sent = []
+        class Kept(Transport):
+            def capture_envelope(self, envelope):
+                sent.extend(item.payload.json for item in envelope.items if item.payload.json)
+
+        error_reports.init(dsn="https://public@sentry.invalid/1", transport=Kept)
+"""
+
+
 def rearrange_state():  # type: ignore[no-untyped-def]
     return get_rules("tile-rummy-rearrange").new_game(2, random.Random(7))
 
@@ -52,20 +70,9 @@ def test_the_scrubber_replaces_every_hidden_thing_and_keeps_the_rest():
 def test_an_exception_reported_through_sentry_carries_no_rack_pile_or_seed():
     """The real SDK, its Django and Celery integrations, a frame holding a whole game state: the event
     that would be sent (to an in-memory transport: nothing leaves the machine) is clean."""
-    code = """
-        import json, random, django
-        django.setup()
-        import sentry_sdk
-        from sentry_sdk.transport import Transport
+    code = REPORTING + """
+        import random
         from apps.engine.game import get_rules
-        from rummysite import error_reports
-
-        sent = []
-        class Kept(Transport):
-            def capture_envelope(self, envelope):
-                sent.extend(item.payload.json for item in envelope.items if item.payload.json)
-
-        error_reports.init(dsn="https://public@sentry.invalid/1", transport=Kept)
         options = sentry_sdk.get_client().options
         assert options["send_default_pii"] is False and options["max_request_body_size"] == "never"
 
@@ -144,19 +151,7 @@ def test_the_headers_of_an_asgi_scope_in_a_frame_are_scrubbed_by_name():
 
 
 def test_a_reported_exception_in_a_socket_frame_carries_no_cookie_or_token():
-    code = """
-        import json, django
-        django.setup()
-        import sentry_sdk
-        from sentry_sdk.transport import Transport
-        from rummysite import error_reports
-
-        sent = []
-        class Kept(Transport):
-            def capture_envelope(self, envelope):
-                sent.extend(item.payload.json for item in envelope.items if item.payload.json)
-
-        error_reports.init(dsn="https://public@sentry.invalid/1", transport=Kept)
+    code = REPORTING + """
 
         def connect(scope):
             raise ValueError("the socket failed")
