@@ -245,6 +245,19 @@ TABLE_PRESENCE_GRACE_SECONDS = env.get_float("TABLE_PRESENCE_GRACE_SECONDS", 2.0
 # Chat (apps/chat, SPEC 13): at most this many messages per user in this many seconds, at every table.
 CHAT_RATE_MESSAGES = env.get_int("CHAT_RATE_MESSAGES", 5, minimum=1, maximum=1000)
 CHAT_RATE_SECONDS = env.get_float("CHAT_RATE_SECONDS", 10.0, minimum=1.0, maximum=3600.0)
+# Reports of a chat message: at most this many per user in this many seconds (apps/chat/services.py).
+REPORT_RATE_REPORTS = env.get_int("REPORT_RATE_REPORTS", 5, minimum=1, maximum=1000)
+REPORT_RATE_SECONDS = env.get_float("REPORT_RATE_SECONDS", 600.0, minimum=1.0, maximum=86_400.0)
+# Hints (apps/review/hint_pool.py): searches run in HINT_SEARCH_WORKERS niced worker processes (threads
+# in tests), at most HINT_SEARCH_QUEUE waiting per worker, each given HINT_SEARCH_SECONDS.
+HINT_SEARCH_POOL = env.get_str("HINT_SEARCH_POOL", "thread" if TESTING else "process")
+HINT_SEARCH_WORKERS = env.get_int("HINT_SEARCH_WORKERS", 1, minimum=1, maximum=64)
+HINT_SEARCH_QUEUE = env.get_int("HINT_SEARCH_QUEUE", 2, minimum=0, maximum=1000)
+HINT_SEARCH_NICE = env.get_int("HINT_SEARCH_NICE", 10, minimum=0, maximum=19)
+HINT_SEARCH_SECONDS = env.get_float("HINT_SEARCH_SECONDS", 3.0, minimum=0.1, maximum=60.0)
+# Replays and post-game reviews (apps/review/views.py): requests per client a minute.
+REVIEW_REPLAYS_PER_MINUTE = env.get_int("REVIEW_REPLAYS_PER_MINUTE", 60, minimum=1, maximum=100_000)
+REVIEW_POLLS_PER_MINUTE = env.get_int("REVIEW_POLLS_PER_MINUTE", 240, minimum=1, maximum=100_000)
 # Tests drive the table's own actions explicitly (services.table_due / tables_sweep_due).
 TABLE_ENQUEUE_TASKS = not TESTING
 # Limits (SPEC 11): tables one user hosts that have not started; tables one user sits at (open or
