@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from apps.engine.bots.house_hard import HardHouseBot  # noqa: E402
 from apps.engine.bots.simulate import percentile  # noqa: E402
 from apps.engine.house import RULES  # noqa: E402
+from apps.engine.house.bots.hard import HardHouseBot  # noqa: E402
 from apps.engine.house.moves import Discard, Lay  # noqa: E402
 from apps.engine.house.positions import position  # noqa: E402
 from apps.engine.house.state import Phase  # noqa: E402

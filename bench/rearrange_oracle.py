@@ -35,11 +35,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from apps.engine.bots import Bot, get_bot  # noqa: E402
-from apps.engine.bots.rearrange_hard import HardRearrangeBot, RearrangeWeights  # noqa: E402
-from apps.engine.bots.rearrange_search import Hidden  # noqa: E402
-from apps.engine.bots.rearrange_view import RearrangeSeatView  # noqa: E402
 from apps.engine.bots.simulate import percentile, winners_share  # noqa: E402
 from apps.engine.game import get_rules  # noqa: E402
+from apps.engine.rearrange.bots.hard import HardRearrangeBot, RearrangeWeights  # noqa: E402
+from apps.engine.rearrange.bots.search import Hidden  # noqa: E402
+from apps.engine.rearrange.bots.view import RearrangeSeatView  # noqa: E402
 from apps.engine.rearrange.state import RearrangeState  # noqa: E402
 from apps.engine.tiles import tile_of  # noqa: E402
 

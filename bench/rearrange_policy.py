@@ -48,10 +48,10 @@ from typing import Any, NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from apps.engine.bots.rearrange_hard import HardRearrangeBot  # noqa: E402
-from apps.engine.bots.rearrange_search import Candidate, after, evaluate, playout, without  # noqa: E402
-from apps.engine.bots.rearrange_view import RearrangeSeatView  # noqa: E402
 from apps.engine.game import JSON, Draw, Move, get_rules  # noqa: E402
+from apps.engine.rearrange.bots.hard import HardRearrangeBot  # noqa: E402
+from apps.engine.rearrange.bots.search import Candidate, after, evaluate, playout, without  # noqa: E402
+from apps.engine.rearrange.bots.view import RearrangeSeatView  # noqa: E402
 from apps.engine.rearrange.melds import rack_value  # noqa: E402
 from apps.engine.rearrange.moves import Play  # noqa: E402
 from apps.engine.rearrange.solver import Solution, solve  # noqa: E402

@@ -1,5 +1,5 @@
 """Benchmark and trainer (issue 18): the learned value of Rearrange positions that the Hard bot chooses by
-in two-player games (`apps/engine/bots/rearrange_value.py`; its weights `rearrange_value.json`).
+in two-player games (`apps/engine/rearrange/bots/value.py`; its weights `value.json`).
 
 The play-outs' continuation is the Greedy policy, and on the shipped bot's states no candidate beat its
 planned play under that continuation (bench/README.md, "A fitted choice among the candidates"). A value
@@ -7,7 +7,7 @@ learned from whole games is a different evaluation: it averages the results of m
 play-outs of one. The weights in the repository were made by
 
     .venv/bin/python bench/rearrange_value.py collect --seed 301 --games 4000 --jobs 2 --out /tmp/v301.npz
-    .venv/bin/python bench/rearrange_value.py train /tmp/v301.npz          # writes rearrange_value.json
+    .venv/bin/python bench/rearrange_value.py train /tmp/v301.npz          # writes value.json
     .venv/bin/python bench/rearrange_value.py play --seed 1 --deals 100 --jobs 2   # against Greedy
 
 `collect` plays whole two-player games on faces (`rearrange_search.Position`, the play-outs' fast game)
@@ -44,11 +44,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from apps.engine.bots.rearrange_hard import HardRearrangeBot, RearrangeWeights  # noqa: E402
-from apps.engine.bots.rearrange_search import Position, fast_move, play, without  # noqa: E402
-from apps.engine.bots.rearrange_value import FACES, WEIGHTS, WIDTH, PositionValue, features  # noqa: E402
-from apps.engine.bots.rearrange_view import Faces  # noqa: E402
 from apps.engine.bots.simulate import percentile  # noqa: E402
+from apps.engine.rearrange.bots.hard import HardRearrangeBot, RearrangeWeights  # noqa: E402
+from apps.engine.rearrange.bots.search import Position, fast_move, play, without  # noqa: E402
+from apps.engine.rearrange.bots.value import FACES, WEIGHTS, WIDTH, PositionValue, features  # noqa: E402
+from apps.engine.rearrange.bots.view import Faces  # noqa: E402
 from apps.engine.rearrange.solver import solve  # noqa: E402
 from apps.engine.tiles import full_set, tile_of  # noqa: E402
 from bench.rearrange_oracle import play as play_game  # noqa: E402
@@ -261,7 +261,7 @@ def train(args: argparse.Namespace) -> int:
         print(f"  {name}: fitted {log_loss(model, x[~held], y[~held]):.4f}, held out {log_loss(model, x[held], y[held]):.4f}", flush=True)
     _, value = recipe(x, y, g, args.hidden, args.steps)
     payload = {
-        "about": "bench/rearrange_value.py train: the Rearrange Hard bot's position value (apps/engine/bots/rearrange_value.py)",
+        "about": "bench/rearrange_value.py train: the Rearrange Hard bot's position value (apps/engine/rearrange/bots/value.py)",
         "data": [Path(path).name for path in args.files],
         "positions": int(len(y)),
         "hidden": args.hidden,

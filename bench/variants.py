@@ -38,10 +38,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from apps.engine.bots import Bot, get_bot  # noqa: E402
-from apps.engine.bots.house_hard import HardHouseBot, HardWeights  # noqa: E402
-from apps.engine.bots.rearrange_hard import HardRearrangeBot, RearrangeWeights  # noqa: E402
 from apps.engine.bots.simulate import percentile, play_game, winners_share  # noqa: E402
 from apps.engine.game import get_rules  # noqa: E402
+from apps.engine.house.bots.hard import HardHouseBot, HardWeights  # noqa: E402
+from apps.engine.rearrange.bots.hard import HardRearrangeBot, RearrangeWeights  # noqa: E402
 
 GAMES = {"house": "tile-rummy", "rearrange": "tile-rummy-rearrange"}
 

@@ -17,8 +17,8 @@ from apps.engine.house import RULES
 from apps.engine.house.helpers import joker_takes
 from apps.engine.house.melds import rack_penalty, try_read_meld
 from apps.engine.house.moves import Lay, LayOff
+from apps.engine.house.review import TILE
 from apps.engine.house.state import HouseState
-from apps.engine.review.house import TILE
 from apps.engine.tiles import Tile, tile_of
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from apps.engine.bots.house_hard import HardHouseBot
-from apps.engine.bots.house_view import SeatView
 from apps.engine.game import JSON, Move
+from apps.engine.house.bots.hard import HardHouseBot
+from apps.engine.house.bots.view import SeatView
 from apps.engine.house.helpers import find_opening
 from bench.house_open_race import LIMIT, main, race
 

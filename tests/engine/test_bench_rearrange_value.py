@@ -8,7 +8,7 @@ import doctest
 import numpy as np
 
 import bench.rearrange_value
-from apps.engine.bots.rearrange_value import FACES, WIDTH
+from apps.engine.rearrange.bots.value import FACES, WIDTH
 from bench.rearrange_value import COLUMNS, READ, SIZES, fit, log_loss, one_game, recipe
 
 

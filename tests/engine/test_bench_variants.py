@@ -8,8 +8,8 @@ import doctest
 import pytest
 
 import bench.variants
-from apps.engine.bots.house_hard import HardHouseBot
 from apps.engine.bots.simulate import simulate
+from apps.engine.house.bots.hard import HardHouseBot
 from bench.variants import compare, hard_bot, main, run
 
 

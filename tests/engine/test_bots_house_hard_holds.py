@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from apps.engine.bots.house_hard import HardHouseBot, HardWeights
 from apps.engine.house import RULES
+from apps.engine.house.bots.hard import HardHouseBot, HardWeights
 from apps.engine.house.moves import Discard, LayOff
 from apps.engine.house.positions import position
 from apps.engine.tiles import Tile

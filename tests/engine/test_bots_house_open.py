@@ -1,15 +1,15 @@
-"""How far a rack is from opening (`apps.engine.bots.house_open`) and the Hard bot's discards before it
+"""How far a rack is from opening (`apps.engine.house.bots.open`) and the Hard bot's discards before it
 opens, on hand-made racks."""
 
 from __future__ import annotations
 
 import random
 
-from apps.engine.bots.house_hard import HardHouseBot, HardWeights
-from apps.engine.bots.house_open import opening_plans, rate_discards, target_face
-from apps.engine.bots.house_plan import unseen_counts
-from apps.engine.bots.house_view import SeatView
 from apps.engine.house import RULES
+from apps.engine.house.bots.hard import HardHouseBot, HardWeights
+from apps.engine.house.bots.open import opening_plans, rate_discards, target_face
+from apps.engine.house.bots.plan import unseen_counts
+from apps.engine.house.bots.view import SeatView
 from apps.engine.house.helpers import find_opening
 from apps.engine.house.moves import Discard
 from apps.engine.house.positions import position

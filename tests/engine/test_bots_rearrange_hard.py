@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from apps.engine.bots import get_bot
-from apps.engine.bots.rearrange_hard import HardRearrangeBot
-from apps.engine.bots.rearrange_search import Candidate, Hidden, sample_hidden, unseen
-from apps.engine.bots.rearrange_view import RearrangeSeatView
 from apps.engine.rearrange import RULES
+from apps.engine.rearrange.bots.hard import HardRearrangeBot
+from apps.engine.rearrange.bots.search import Candidate, Hidden, sample_hidden, unseen
+from apps.engine.rearrange.bots.view import RearrangeSeatView
 from apps.engine.rearrange.positions import position
 from apps.engine.rearrange.solver import solve
 from apps.engine.rearrange.state import RearrangeState

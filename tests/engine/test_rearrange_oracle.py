@@ -8,11 +8,11 @@ import random
 from collections import Counter
 
 from apps.engine.bots import get_bot
-from apps.engine.bots.rearrange_hard import HardRearrangeBot, RearrangeWeights
-from apps.engine.bots.rearrange_search import Hidden
-from apps.engine.bots.rearrange_view import RearrangeSeatView
 from apps.engine.bots.simulate import play_game, simulate
 from apps.engine.game import JSON, Move, get_rules
+from apps.engine.rearrange.bots.hard import HardRearrangeBot, RearrangeWeights
+from apps.engine.rearrange.bots.search import Hidden
+from apps.engine.rearrange.bots.view import RearrangeSeatView
 from bench.rearrange_oracle import SLUG, OracleHardBot, play, truth_of
 
 

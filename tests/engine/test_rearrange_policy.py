@@ -9,10 +9,10 @@ import random
 from dataclasses import replace
 
 import bench.rearrange_policy as script
-from apps.engine.bots.rearrange_hard import HardRearrangeBot
-from apps.engine.bots.rearrange_view import RearrangeSeatView
 from apps.engine.bots.simulate import simulate
 from apps.engine.rearrange import RULES
+from apps.engine.rearrange.bots.hard import HardRearrangeBot
+from apps.engine.rearrange.bots.view import RearrangeSeatView
 from apps.engine.rearrange.melds import rack_value
 from apps.engine.rearrange.solver import solve
 from bench.rearrange_policy import Facts, LearnedHardBot, Model, Situation, context, features, options

@@ -10,14 +10,14 @@ from dataclasses import replace
 
 import pytest
 
-import apps.engine.bots.rearrange_value as value_module
+import apps.engine.rearrange.bots.value as value_module
 from apps.engine.bots import get_bot
-from apps.engine.bots.rearrange_hard import HardRearrangeBot, RearrangeWeights
-from apps.engine.bots.rearrange_search import without
-from apps.engine.bots.rearrange_value import FACES, WEIGHTS, WIDTH, PositionValue, features, shipped_value
-from apps.engine.bots.rearrange_view import RearrangeSeatView
 from apps.engine.game import Draw
 from apps.engine.rearrange import RULES
+from apps.engine.rearrange.bots.hard import HardRearrangeBot, RearrangeWeights
+from apps.engine.rearrange.bots.search import without
+from apps.engine.rearrange.bots.value import FACES, WEIGHTS, WIDTH, PositionValue, features, shipped_value
+from apps.engine.rearrange.bots.view import RearrangeSeatView
 from apps.engine.rearrange.moves import Play
 from apps.engine.rearrange.positions import position
 from apps.engine.rearrange.solver import solve

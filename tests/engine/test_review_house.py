@@ -1,4 +1,4 @@
-"""The house game's best turn (apps/engine/review/house.py): literal positions in notation, each hint
+"""The house game's best turn (apps/engine/house/review.py): literal positions in notation, each hint
 played through the engine's own `apply`; then Hypothesis against a brute-force search of every sequence
 of moves on small positions (tests/engine/house_brute.py)."""
 
@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from apps.engine.house import RULES
 from apps.engine.house.melds import rack_penalty, try_read_meld
 from apps.engine.house.positions import position
+from apps.engine.house.review import TILE, Position, best_play
 from apps.engine.house.state import HouseState
 from apps.engine.review import Suggestion, hint
-from apps.engine.review.house import TILE, Position, best_play
 from apps.engine.tiles import COLOURS, JOKER, Tile, format_tiles, tile_of
 from tests.engine.house_brute import best_worth, hand_worth
 

@@ -1,4 +1,4 @@
-"""The Rearrange game's best play for the review and hints (apps/engine/review/rearrange.py): Hypothesis
+"""The Rearrange game's best play for the review and hints (apps/engine/rearrange/review.py): Hypothesis
 against the brute-force search (tests/engine/rearrange_brute.py) on small positions, from the seat's
 view; and the turns the review judges."""
 
@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 
 from apps.engine.game import get_rules
 from apps.engine.rearrange.positions import position
+from apps.engine.rearrange.review import JUDGE, TILE_WEIGHT
 from apps.engine.review import hint
-from apps.engine.review.rearrange import JUDGE, TILE_WEIGHT
 from apps.engine.review.turns import Turn
 from apps.engine.tiles import Tile, format_melds, format_tiles, parse_tiles
 from tests.engine.rearrange_brute import best_score

@@ -36,11 +36,11 @@ class Bot(Protocol):
 #: (game slug, level) -> "module:class". Modules are imported on first use, so a game that is not
 #: available yet only fails when one of its bots is asked for.
 _BOTS: dict[tuple[str, str], str] = {
-    ("tile-rummy", "easy"): "apps.engine.bots.house_easy:EasyHouseBot",
-    ("tile-rummy", "hard"): "apps.engine.bots.house_hard:HardHouseBot",
-    ("tile-rummy-rearrange", "easy"): "apps.engine.bots.rearrange_easy:EasyRearrangeBot",
-    ("tile-rummy-rearrange", "hard"): "apps.engine.bots.rearrange_hard:HardRearrangeBot",
-    ("tile-rummy-rearrange", "greedy"): "apps.engine.bots.rearrange_greedy:GreedyRearrangeBot",
+    ("tile-rummy", "easy"): "apps.engine.house.bots.easy:EasyHouseBot",
+    ("tile-rummy", "hard"): "apps.engine.house.bots.hard:HardHouseBot",
+    ("tile-rummy-rearrange", "easy"): "apps.engine.rearrange.bots.easy:EasyRearrangeBot",
+    ("tile-rummy-rearrange", "hard"): "apps.engine.rearrange.bots.hard:HardRearrangeBot",
+    ("tile-rummy-rearrange", "greedy"): "apps.engine.rearrange.bots.greedy:GreedyRearrangeBot",
 }
 
 

@@ -10,10 +10,12 @@ the seat could see at that moment.
 | `plays.py` | `Suggestion`: a play as moves in notation, the tiles it places, what it is worth |
 | `turns.py` | a record cut into turns, each with its seat's views (never the state) |
 | `report.py` | `review`, `hint`, the review's types and each game's judge, looked up by slug |
-| `house.py` | the house game: an exact search of a turn (opening, jokers, lay-offs, new melds, taking the last discard) |
-| `rearrange.py` | the Rearrange game: the exact solver's best play or opening (the review's one import of the solver) |
 | `steps.py` | every position of a finished game, all racks shown, for the site's replay viewer |
 | `command.py` | the `review` and `hint` sub-commands of `python -m apps.engine` |
+
+Each game's own search lives in its package: `apps/engine/house/review.py` (an exact search of a turn:
+opening, jokers, lay-offs, new melds, taking the last discard) and `apps/engine/rearrange/review.py` (the
+exact solver's best play or opening: the review's one import of the solver).
 """
 
 from __future__ import annotations

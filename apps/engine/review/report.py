@@ -7,13 +7,15 @@ table played for the seat (a timeout or autopilot before it moved) are reviewed 
 seat's summary. Hints a player used are read from the record's `info.hints` (docs/record-format.md) and
 marked on their turns.
 
-Each game has a judge (`apps.engine.review.house.JUDGE`, `apps.engine.review.rearrange.JUDGE`), looked up
-by slug: what a turn placed (`played`), the best play from the turn's views (`best`), and a hint from a
-view (`hint`).
+Each game has a judge in its own package (`apps.engine.house.review.JUDGE`,
+`apps.engine.rearrange.review.JUDGE`), looked up by slug and imported on first use: what a turn placed
+(`played`), the best play from the turn's views (`best`), and a hint from a view (`hint`). This module is
+the plumbing every game's review shares; it names no game's search.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -21,7 +23,6 @@ from typing import Any, Protocol
 from apps.engine.errors import IllegalMove, InvalidMove
 from apps.engine.game import JSON, get_rules
 from apps.engine.records import GameRecord
-from apps.engine.review import house, rearrange
 from apps.engine.review.plays import Placed, Suggestion, notation
 from apps.engine.review.turns import Turn, turns_of
 
@@ -32,17 +33,19 @@ class Judge(Protocol):
     def hint(self, view: JSON) -> Suggestion: ...
 
 
-_JUDGES: dict[str, Judge] = {
-    "tile-rummy": house.JUDGE,
-    "tile-rummy-rearrange": rearrange.JUDGE,
+#: slug -> the module that defines the game's `JUDGE` (in the game's own package), imported on first use.
+_JUDGES: dict[str, str] = {
+    "tile-rummy": "apps.engine.house.review",
+    "tile-rummy-rearrange": "apps.engine.rearrange.review",
 }
 
 
 def judge_of(slug: str) -> Judge:
     get_rules(slug)  # an unknown game gets the registry's own message
-    judge = _JUDGES.get(slug)
-    if judge is None:
+    module_name = _JUDGES.get(slug)
+    if module_name is None:
         raise InvalidMove(f"The game {slug!r} has no review yet", "no_review", game=slug)
+    judge: Judge = importlib.import_module(module_name).JUDGE
     return judge
 
 

@@ -12,8 +12,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from apps.engine.bots.rearrange_view import Faces, RearrangeSeatView
 from apps.engine.game import JSON, Draw, Move
+from apps.engine.rearrange.bots.view import Faces, RearrangeSeatView
 from apps.engine.rearrange.melds import OPENING_MINIMUM, read_meld, try_read_meld
 from apps.engine.rearrange.moves import Play
 from apps.engine.tiles import COLOURS, JOKER, Tile

@@ -30,8 +30,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from apps.engine.bots.house_view import SeatView
 from apps.engine.game import JSON, Draw, Move
+from apps.engine.house.bots.view import SeatView
 from apps.engine.house.melds import OPENING_MINIMUM, MeldKind, rack_penalty, read_meld, try_read_meld
 from apps.engine.house.moves import Discard, Lay, LayOff, TakeDiscard, TakeJoker
 from apps.engine.house.state import Phase

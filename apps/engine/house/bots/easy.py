@@ -11,8 +11,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from apps.engine.bots.house_view import SeatView
 from apps.engine.game import JSON, Draw, Move
+from apps.engine.house.bots.view import SeatView
 from apps.engine.house.helpers import find_opening, lay_off_spots, melds_from_rack
 from apps.engine.house.melds import rack_penalty
 from apps.engine.house.moves import Discard, Lay

@@ -1,7 +1,7 @@
 """A learned value of two-player Rearrange positions (issue 18): how likely the player who just moved is to
 win, from what that player sees. The Hard bot plays the candidate whose position it rates best.
 
-The weights (`rearrange_value.json`, beside this module) are a small network (67 features, 16 tanh units,
+The weights (`value.json`, beside this module) are a small network (67 features, 16 tanh units,
 a logistic output) fitted by `bench/rearrange_value.py` on whole games of the fast policy (the solver's most
 tiles) with random draws and held-back tiles mixed in; bench/README.md says how it was trained and what it
 measured. Evaluated in pure Python: a few thousand multiplications a position.
@@ -23,14 +23,14 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from apps.engine.bots.rearrange_view import Faces
+from apps.engine.rearrange.bots.view import Faces
 from apps.engine.rearrange.melds import rack_value
 from apps.engine.rearrange.solver import solve
 
 Table = tuple[Faces, ...]
 FACES = 53  # 52 numbered faces (`Tile.key`) and the joker
 WIDTH = FACES + 14
-WEIGHTS = Path(__file__).with_name("rearrange_value.json")
+WEIGHTS = Path(__file__).with_name("value.json")
 
 
 def features(rack: Faces, table: Table, drew: bool, other: int, pool: int, opened: tuple[bool, bool]) -> list[float]:
@@ -126,5 +126,5 @@ class PositionValue:
 
 @cache
 def shipped_value() -> PositionValue:
-    """The weights in the repository (`rearrange_value.json`), read once."""
+    """The weights in the repository (`value.json`), read once."""
     return PositionValue.from_json(json.loads(WEIGHTS.read_text())["value"])

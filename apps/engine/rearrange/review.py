@@ -9,8 +9,8 @@ weight of one tile in its scores, for the tests that compare with a brute force)
 
 from __future__ import annotations
 
-from apps.engine.bots.rearrange_view import RearrangeSeatView
 from apps.engine.game import JSON, Draw
+from apps.engine.rearrange.bots.view import RearrangeSeatView
 from apps.engine.rearrange.melds import rack_value
 from apps.engine.rearrange.moves import Play
 from apps.engine.rearrange.solver import TILE_WEIGHT, solve, solve_opening

@@ -33,8 +33,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from apps.engine.bots.house_open import expected_draws, rate_discards
-from apps.engine.bots.house_plan import (
+from apps.engine.game import JSON, Draw, Move
+from apps.engine.house.bots.open import expected_draws, rate_discards
+from apps.engine.house.bots.plan import (
     Faces,
     Partition,
     completions,
@@ -44,8 +45,7 @@ from apps.engine.bots.house_plan import (
     tile_value,
     unseen_counts,
 )
-from apps.engine.bots.house_view import SeatView, public_state
-from apps.engine.game import JSON, Draw, Move
+from apps.engine.house.bots.view import SeatView, public_state
 from apps.engine.house.helpers import find_opening, joker_takes, lay_off_spots, take_discard_moves
 from apps.engine.house.melds import Meld, MeldKind, opening_check, rack_penalty, read_meld
 from apps.engine.house.moves import Discard, Lay, LayOff, TakeDiscard

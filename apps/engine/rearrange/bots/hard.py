@@ -3,14 +3,14 @@ chosen by a learned value of positions (two players) or by playing each out over
 
 With one other player, after opening and while the pool has tiles, it gathers the candidates below and a
 draw, and plays the one whose position (its rack, the table, the sizes, as it sees them) the learned value
-rates best (`apps.engine.bots.rearrange_value`, trained by bench/rearrange_value.py). That value often
+rates best (`apps.engine.rearrange.bots.value`, trained by bench/rearrange_value.py). That value often
 prefers drawing to playing: a rack kept whole grows into one that goes out in a single turn on the table
 the other player keeps building, which against the Greedy bot won 62-65% of games where the search below
 won 47-54% (bench/README.md). It goes out whenever it can.
 
 Otherwise (three or four players, or an empty pool), near the end of a game (a rack of 4 tiles or fewer at
 the table, or an empty pool), after opening, it gathers a few candidate plays (`_candidates`) and, when they
-place different tiles, plays each out (`apps.engine.bots.rearrange_search`): the hidden racks and pool are
+place different tiles, plays each out (`apps.engine.rearrange.bots.search`): the hidden racks and pool are
 sampled from its view only, every seat then plays a fast policy (the solver's most tiles, table jokers kept)
 for two rounds over 8 sampled deals, and the candidate with the best mean result is played (the planned play
 unless another does better by `planned_margin`). With the pool empty it searches the endgame instead (max-n,
@@ -48,10 +48,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from apps.engine.bots.rearrange_search import Candidate, Hidden, rank, rank_endgame, sample_hidden, without
-from apps.engine.bots.rearrange_value import PositionValue, features, shipped_value
-from apps.engine.bots.rearrange_view import Faces, RearrangeSeatView
 from apps.engine.game import JSON, Draw, Move
+from apps.engine.rearrange.bots.search import Candidate, Hidden, rank, rank_endgame, sample_hidden, without
+from apps.engine.rearrange.bots.value import PositionValue, features, shipped_value
+from apps.engine.rearrange.bots.view import Faces, RearrangeSeatView
 from apps.engine.rearrange.melds import OPENING_MINIMUM, rack_value, read_meld
 from apps.engine.rearrange.moves import Play
 from apps.engine.rearrange.solver import TILE_WEIGHT, Solution, solve, solve_opening
@@ -90,7 +90,7 @@ class HardRearrangeBot:
 
     @property
     def value(self) -> PositionValue:
-        """The position value it chooses by (`rearrange_value.json` unless another was given)."""
+        """The position value it chooses by (`value.json` unless another was given)."""
         return self._value or shipped_value()
 
     def next_move(self, view: JSON, rng: random.Random) -> Move:

@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from apps.engine.bots.rearrange_view import Faces, RearrangeSeatView
+from apps.engine.rearrange.bots.view import Faces, RearrangeSeatView
 from apps.engine.rearrange.melds import rack_value
 from apps.engine.rearrange.solver import solve, solve_opening
 from apps.engine.tiles import JOKER, Tile, full_set, tile_of

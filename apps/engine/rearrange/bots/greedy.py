@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from apps.engine.bots.rearrange_view import RearrangeSeatView
 from apps.engine.game import JSON, Draw, Move
+from apps.engine.rearrange.bots.view import RearrangeSeatView
 from apps.engine.rearrange.moves import Play
 from apps.engine.rearrange.solver import solve, solve_opening
 
