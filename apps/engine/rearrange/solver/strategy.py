@@ -138,6 +138,12 @@ def _solve(problem: _Problem) -> _Play | None:
     return _oriented(_search(problem, walk, walked=True), mirror)
 
 
+def _walking(walk: _Walk) -> bool:
+    """`walk.walking`, read as a call: `walk_round()` changes the flag, and mypy would otherwise keep the
+    value it narrowed before the call (and call the loop below unreachable)."""
+    return walk.walking
+
+
 def _walked(problem: _Problem) -> tuple[_Problem, _Walk, bool]:
     """The problem (or its mirror: True), after its place-everything walk (`_Walk.place_all`). When the
     walk's first two rounds do not settle whether a play places everything, the mirrored problem's walk
@@ -151,17 +157,17 @@ def _walked(problem: _Problem) -> tuple[_Problem, _Walk, bool]:
     for _ in range(2):
         if walk.walking:
             walk.walk_round()
-    if not walk.walking:
+    if not _walking(walk):
         return problem, walk, False
     other_problem = mirrored(problem)
     other = _Walk(other_problem)
     other.start_walk()
-    while walk.walking or other.walking:
+    while _walking(walk) or _walking(other):
         if other.walking:
             other.walk_round()
             if other.settled:
                 return other_problem, other, True
-        if walk.walking:
+        if _walking(walk):
             walk.walk_round()
             if walk.settled:
                 return problem, walk, False
