@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from apps.engine.errors import InvalidMove
+from apps.engine.log_events import seat_events
 from apps.engine.tiles import Tile
 
 JSON = dict[str, Any]
@@ -265,12 +266,23 @@ class MeldCheck:
 
 
 class Rules(ABC, Generic[StateT]):
-    """One game of the catalog. Subclasses are stateless singletons (`RULES` in the game's module)."""
+    """One game of the catalog. Subclasses are stateless singletons (`RULES` in the game's module).
+
+    Everything the site and the page know of a game comes from here (CONVENTIONS 27): its seats and paces,
+    its moves, its views (each meld on the table with its reading and value) and the log entries of a
+    change (`events`). The site picks a game by slug and never branches on its name."""
 
     slug: ClassVar[str]
     name: ClassVar[str]
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
+    #: The seconds per turn a host may choose (0: no timer), the default first (SPEC 3-5 "Time").
+    paces: ClassVar[tuple[int, ...]]
+
+    @classmethod
+    def seat_counts(cls) -> tuple[int, ...]:
+        """How many seats a table of this game may have."""
+        return tuple(range(cls.min_seats, cls.max_seats + 1))
 
     # -- dealing -------------------------------------------------------------------------------------
 
@@ -347,6 +359,19 @@ class Rules(ABC, Generic[StateT]):
     @abstractmethod
     def meld_check(self, tiles: Sequence[Tile]) -> MeldCheck:
         """Is this one meld (tiles in table order) legal in this game, and what is it worth."""
+
+    # -- the log ---------------------------------------------------------------------------------------
+
+    def events(self, before: JSON, after: JSON) -> list[JSON]:
+        """What one change of a game did, for its "What happened" log (SPEC 13): entries of a code and its
+        parameters (no words; each page says them), found by comparing the spectators' views (`view_for`
+        of None) before and after the change, so nothing hidden goes into the log. The game's own entries
+        first (`play_events`), then the seats that left, went on autopilot or came back, and the end."""
+        return [*self.play_events(before, after), *seat_events(before, after)]
+
+    @abstractmethod
+    def play_events(self, before: JSON, after: JSON) -> list[JSON]:
+        """The entries of what the moves of this game did between two spectators' views."""
 
     # -- views and storage -------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from apps.engine.common import seat_actions
 from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Randomness, Rules, Timeout
 from apps.engine.house import play
+from apps.engine.house.events import play_events
 from apps.engine.house.melds import meld_problem, try_read_meld
 from apps.engine.house.moves import parse_move
 from apps.engine.house.scoring import score
@@ -27,6 +28,7 @@ from apps.engine.tiles import Tile, format_tiles
 class HouseRules(Rules[HouseState]):
     slug: ClassVar[str] = "tile-rummy"
     name: ClassVar[str] = "Tile Rummy"
+    paces: ClassVar[tuple[int, ...]] = (60, 30, 0)
 
     def new_game(
         self, seats: int, rng: Randomness, starter: int | None = None, *, absent: Collection[int] = ()
@@ -93,6 +95,9 @@ class HouseRules(Rules[HouseState]):
         if meld is None:
             return MeldCheck(False, None, 0, f"{format_tiles(tiles)!r} is not a meld: {meld_problem(tiles)}")
         return MeldCheck(True, meld.kind.value, meld.points)
+
+    def play_events(self, before: JSON, after: JSON) -> list[JSON]:
+        return play_events(before, after)
 
     def view_for(self, state: HouseState, seat: int | None) -> JSON:
         return view_for(state, seat, self.slug, seat_actions(self, state, seat))

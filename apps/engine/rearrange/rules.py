@@ -9,6 +9,7 @@ from apps.engine.common import seat_actions
 from apps.engine.errors import EngineError
 from apps.engine.game import JSON, Auto, GameResult, MeldCheck, Move, Randomness, Rules
 from apps.engine.rearrange import play
+from apps.engine.rearrange.events import play_events
 from apps.engine.rearrange.melds import meld_problem, try_read_meld
 from apps.engine.rearrange.moves import Play, Timeout, parse_move
 from apps.engine.rearrange.scoring import score
@@ -27,6 +28,7 @@ from apps.engine.tiles import Tile, format_tiles
 class RearrangeRules(Rules[RearrangeState]):
     slug: ClassVar[str] = "tile-rummy-rearrange"
     name: ClassVar[str] = "Tile Rummy: Rearrange"
+    paces: ClassVar[tuple[int, ...]] = (120, 60, 0)
 
     def new_game(
         self, seats: int, rng: Randomness, starter: int | None = None, *, absent: Collection[int] = ()
@@ -89,6 +91,9 @@ class RearrangeRules(Rules[RearrangeState]):
         if meld is None:
             return MeldCheck(False, None, 0, f"{format_tiles(tiles)!r} is not a set: {meld_problem(tiles)}")
         return MeldCheck(True, meld.kind, meld.points)
+
+    def play_events(self, before: JSON, after: JSON) -> list[JSON]:
+        return play_events(before, after)
 
     def view_for(self, state: RearrangeState, seat: int | None) -> JSON:
         return view_for(state, seat, self.slug, seat_actions(self, state, seat))
