@@ -19,11 +19,12 @@ from django.core.exceptions import ImproperlyConfigured  # noqa: E402
 
 from apps.accounts import sockets  # noqa: E402
 from apps.bots.asgi import BearerTokenMiddleware  # noqa: E402
+from apps.lib.client_address import TrustedProxyMiddleware  # noqa: E402
+from apps.lib.metrics import SocketCounter  # noqa: E402
 from apps.live import collector, loop, owners  # noqa: E402
 from apps.live.daphne import let_access_logs_hide_invites  # noqa: E402
 from apps.live.sessions import session_user_stack  # noqa: E402
 from rummysite import checks, metrics  # noqa: E402
-from rummysite.client_address import TrustedProxyMiddleware  # noqa: E402
 from rummysite.connections import Bounded  # noqa: E402
 from rummysite.embedded import start_embedded_worker  # noqa: E402
 from rummysite.routing import websocket_urlpatterns  # noqa: E402
@@ -47,7 +48,7 @@ collector.watch_slow_collections(settings.LIVE_GC_LOG_MS)
 # Daphne's access log never writes a private table's invite token (apps/live/daphne.py).
 let_access_logs_hide_invites()
 
-# The client's address is settled first (rummysite/client_address.py): Django's REMOTE_ADDR, allauth's
+# The client's address is settled first (apps/lib/client_address.py): Django's REMOTE_ADDR, allauth's
 # rate limits and the consumers all read the one the trusted proxy saw. Open WebSockets are counted.
 # A socket with `Authorization: Bearer TOKEN` is a bot account's program (SPEC 14, apps/bots/asgi.py):
 # the token is its user, and it needs no Origin; every other socket keeps the Origin rule and the session
@@ -92,7 +93,7 @@ class KnownPaths:
 
 
 router = TrustedProxyMiddleware(
-    metrics.SocketCounter(
+    SocketCounter(
         ProtocolTypeRouter(
             {
                 # At most HTTP_CONCURRENCY requests in Django at once: what the process holds of the

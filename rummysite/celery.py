@@ -15,7 +15,7 @@ app = Celery("rummysite")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-from rummysite import metrics  # noqa: E402, F401  (connects the task signals: lag, failures, the worker's exporter)
+from apps.lib import metrics  # noqa: E402, F401  (connects the task signals: lag, failures, the worker's exporter)
 
 
 class BrokerOutageInOneLine(logging.Filter):

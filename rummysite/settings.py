@@ -368,7 +368,7 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 
 # The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (addresses or networks); from
-# anyone else those headers are dropped (rummysite/client_address.py). Empty: no proxy, the TCP peer
+# anyone else those headers are dropped (apps/lib/client_address.py). Empty: no proxy, the TCP peer
 # is the client (make run, bench). docker/compose.yaml gives its proxy a fixed address and lists it here.
 TRUSTED_PROXIES = env.get_networks("TRUSTED_PROXIES", [])
 # Client addresses (as resolved above) that may read health details and metrics without signing in:

@@ -25,10 +25,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from apps.catalog.data import CATALOG
+from apps.lib.client_address import client_address, in_networks, networks
 from apps.live.bus import RedisBus, bus
 from rummysite import metrics
 from rummysite.celery import app as celery_app
-from rummysite.client_address import client_address, in_networks, networks
 
 CHECK_TIMEOUT = 3.0
 

@@ -23,7 +23,7 @@ from django.utils.translation import ngettext
 
 from apps.accounts.limits import window_hit
 from apps.accounts.models import User
-from rummysite.client_address import client_address
+from apps.lib.client_address import client_address
 
 #: Generated guest names start with this; registered players may not pick a name that does.
 GUEST_PREFIX = "Guest-"

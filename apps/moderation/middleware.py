@@ -1,5 +1,5 @@
 """Where each signed-in account comes from (SPEC 11, linked accounts): its network address, as the
-site's own proxy saw it (rummysite.client_address), and its browser, named by a long-lived random
+site's own proxy saw it (apps.lib.client_address), and its browser, named by a long-lived random
 first-party cookie set here. Written at most once a day per account, address and browser (the service
 remembers in the cache what it wrote), so a page view costs no query."""
 
@@ -13,8 +13,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+from apps.lib.client_address import client_address
 from apps.moderation.services import sighting_record
-from rummysite.client_address import client_address
 
 #: The browser cookie: a random name for this browser, nothing else (HttpOnly, first party, Lax).
 BROWSER_COOKIE = "rb"

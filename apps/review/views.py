@@ -34,12 +34,12 @@ from apps.catalog.data import catalog_entry
 from apps.engine.errors import EngineError
 from apps.engine.records import GameRecord
 from apps.engine.review.steps import replay_steps
+from apps.lib.client_address import client_address
 from apps.review import services
 from apps.review.models import GameReview
 from apps.review.queue import review_queue
 from apps.review.ui_strings import replay_strings
 from apps.tables import selectors
-from rummysite.client_address import client_address
 
 #: Changes whenever the page or the positions change shape: every cached entry and every ETag with it.
 PAGE_STAMP = "1"

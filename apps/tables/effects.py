@@ -28,10 +28,10 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
+from apps.lib import metrics
 from apps.live.bus import bus
 from apps.tables.models import Game, Match, Table
 from apps.tables.snapshot import dumps, envelope, invitation_of, lobby_entry, table_envelope
-from rummysite import metrics
 
 log = logging.getLogger(__name__)
 

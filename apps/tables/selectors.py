@@ -279,3 +279,12 @@ def talk_place(table_id: int) -> TalkPlace | None:
     match_id, version, seating = row
     seats = {int(seat["user_id"]): int(seat["index"]) for seat in seating or [] if seat.get("user_id") is not None}
     return TalkPlace(table_id=table_id, match_id=match_id, version=version, seats=seats)
+
+
+# --- the site's gauges (rummysite/metrics.py) ---------------------------------------------------------
+
+
+def open_table_counts() -> list[tuple[str, str, int]]:
+    """(game, status, count) of every table not closed: the site's \"open tables\" gauge, read when scraped."""
+    rows = Table.objects.exclude(status=Table.Status.CLOSED).values_list("game", "status").annotate(n=Count("pk"))
+    return [(game, status, n) for game, status, n in rows]

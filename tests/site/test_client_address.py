@@ -10,8 +10,8 @@ import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.test import RequestFactory, override_settings
 
+from apps.lib.client_address import PEER_KEY, TrustedProxyMiddleware, client_address, networks, resolve
 from rummysite.asgi import application
-from rummysite.client_address import PEER_KEY, TrustedProxyMiddleware, client_address, networks, resolve
 
 PROXY = networks(["172.30.57.10"])
 PROXIES = networks(["172.30.57.10", "10.0.0.0/8"])

@@ -1,4 +1,4 @@
-"""Prometheus metrics (rummysite/metrics.py): a scripted game moves them by exactly what it did, the
+"""Prometheus metrics (the instruments in apps/lib/metrics.py, served by rummysite/metrics.py): a scripted game moves them by exactly what it did, the
 endpoint is refused to the public, and every process's metrics (a worker's children too) are served."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from prometheus_client import REGISTRY
 
 from apps.engine.game import get_rules
 from apps.leaderboards import tasks as rating_tasks
+from apps.lib import metrics as instruments
 from apps.tables import services
 from apps.tables.models import MoveLog, Seat
 from apps.tables.services import sql
@@ -85,17 +86,17 @@ def test_a_failing_rating_task_is_counted(monkeypatch):
 def test_a_tasks_lag_runs_from_its_eta_or_from_when_it_was_queued():
     now = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC).timestamp()
     late_eta = (datetime(2026, 12, 1, 11, 59, 57, tzinfo=UTC)).isoformat()
-    assert metrics.task_lag(SimpleNamespace(eta=late_eta), now) == pytest.approx(3.0)
-    assert metrics.task_lag(SimpleNamespace(eta=None, rummy_published_at=now - 0.25), now) == pytest.approx(0.25)
+    assert instruments.task_lag(SimpleNamespace(eta=late_eta), now) == pytest.approx(3.0)
+    assert instruments.task_lag(SimpleNamespace(eta=None, rummy_published_at=now - 0.25), now) == pytest.approx(0.25)
     early = (datetime.fromtimestamp(now, UTC) + timedelta(seconds=1)).isoformat()
-    assert metrics.task_lag(SimpleNamespace(eta=early), now) == 0.0
-    assert metrics.task_lag(SimpleNamespace(eta=None), now) is None  # sent by something that did not stamp it
+    assert instruments.task_lag(SimpleNamespace(eta=early), now) == 0.0
+    assert instruments.task_lag(SimpleNamespace(eta=None), now) is None  # sent by something that did not stamp it
 
 
 def test_every_task_sent_is_stamped_with_when_it_was_queued():
     headers: dict[str, object] = {}
-    metrics._stamp_published(headers=headers)
-    assert isinstance(headers[metrics.PUBLISHED_HEADER], float)
+    instruments._stamp_published(headers=headers)
+    assert isinstance(headers[instruments.PUBLISHED_HEADER], float)
 
 
 @pytest.mark.asyncio
@@ -146,11 +147,12 @@ def test_a_workers_children_are_summed_in_multiprocess_mode(tmp_path):
         """
         import django, multiprocessing
         django.setup()
+        from apps.lib.metrics import TASK_FAILURES
         from rummysite import metrics
 
         def fail(times):
             for _ in range(times):
-                metrics.TASK_FAILURES.labels(task="apps.leaderboards.tasks.rate_match").inc()
+                TASK_FAILURES.labels(task="apps.leaderboards.tasks.rate_match").inc()
 
         children = [multiprocessing.get_context("fork").Process(target=fail, args=(n,)) for n in (2, 3)]
         for child in children: child.start()
@@ -171,10 +173,11 @@ def test_a_process_serves_its_metrics_on_the_metrics_port():
             s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]
         import os; os.environ["METRICS_PORT"] = str(port)
         django.setup()
+        from apps.lib.metrics import MOVES
         from rummysite import metrics
         assert metrics.start_exporter()
         assert not metrics.start_exporter()  # once per process
-        metrics.MOVES.labels(game="tile-rummy", actor="bot").inc(3)
+        MOVES.labels(game="tile-rummy", actor="bot").inc(3)
         print(urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode())
         """
     )

@@ -16,12 +16,12 @@ from django.utils import timezone
 
 from apps.engine.game import Leave, Move, Rules
 from apps.engine.match import Match as EngineMatch
+from apps.lib import metrics
 from apps.tables import effects, history, rated
 from apps.tables.models import Game, MoveLog, Table
 from apps.tables.services import sql
 from apps.tables.services.flow import Due, abort_absent, finish_match, schedule, seconds
 from apps.tables.services.rows import bump
-from rummysite import metrics
 
 Actor = MoveLog.Actor
 
