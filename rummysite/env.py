@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from typing import Any
+from typing import Any, overload
 from urllib.parse import urlsplit
 
 import environ
@@ -24,7 +24,12 @@ _DB_ENGINES = {
 }
 
 
+@overload
+def get_str(name: str, default: str) -> str: ...
+@overload
+def get_str(name: str, default: None = None) -> str | None: ...
 def get_str(name: str, default: str | None = None) -> str | None:
+    """The variable's value, or `default` when it is unset or empty (so a default makes it a `str`)."""
     value = os.environ.get(name)
     if value is None or value == "":
         return default

@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from apps.leaderboards.models import Rating, RatingChange
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 

@@ -14,6 +14,7 @@ A player who left the match is placed after everyone who stayed, whatever their 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
@@ -48,7 +49,7 @@ def k_factor(matches: int) -> int:
 
 def expected_score(rating: float, opponent: float) -> float:
     """The probability-like score `rating` is expected to take from one game against `opponent`."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / SCALE))
+    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / SCALE))
 
 
 def effective_places(standings: Sequence[Standing]) -> dict[Hashable, int]:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.db.models import Q, QuerySet
@@ -124,17 +124,22 @@ def opponent_history(user_id: int, *, limit: int = 50) -> list[OpponentRecord]:
         RatingChange.objects.filter(match_id__in=list(own)).exclude(user_id=user_id)
         .values_list("match_id", "user_id", "user__username", "delta")
     )
-    records: dict[int, dict[str, object]] = {}
+    records: dict[int, OpponentRecord] = {}
     for match_id, opponent, username, delta in others:
         change, created_at = own[match_id]
-        record = records.setdefault(
-            opponent, {"username": username, "matches": 0, "change": 0, "opponent_change": 0, "last": created_at}
+        seen = records.get(opponent)
+        records[opponent] = (
+            OpponentRecord(opponent, username, matches=1, change=change, opponent_change=delta, last=created_at)
+            if seen is None
+            else replace(
+                seen,
+                matches=seen.matches + 1,
+                change=seen.change + change,
+                opponent_change=seen.opponent_change + delta,
+                last=max(seen.last, created_at),
+            )
         )
-        record["matches"] += 1  # type: ignore[operator]
-        record["change"] += change  # type: ignore[operator]
-        record["opponent_change"] += delta  # type: ignore[operator]
-        record["last"] = max(record["last"], created_at)  # type: ignore[type-var]
-    found = [OpponentRecord(user_id=opponent, **values) for opponent, values in records.items()]  # type: ignore[arg-type]
+    found = list(records.values())
     found.sort(key=lambda record: (-record.matches, -record.last.timestamp()))
     return found[:limit]
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 
 from apps.catalog.data import catalog_entry, leaderboard_entries
+from apps.leaderboards.models import Rating
 from apps.leaderboards.selectors import count_cache_key, leaderboard, with_players
 
 PAGE_SIZE = 50
@@ -21,7 +23,9 @@ TOP_ON_INDEX = 5
 COUNT_SECONDS = 60
 
 
-class LeaderboardPaginator(Paginator):
+class LeaderboardPaginator(Paginator):  # type: ignore[type-arg]  # generic only in django-stubs: Paginator[Rating] fails at run time
+    object_list: QuerySet[Rating]  # always the leaderboard's queryset, so it can be counted in the database
+
     def __init__(self, slug: str, *, bots: bool = False) -> None:
         super().__init__(leaderboard(slug, bots=bots), PAGE_SIZE)
         self.slug = slug
@@ -29,7 +33,9 @@ class LeaderboardPaginator(Paginator):
 
     @cached_property
     def count(self) -> int:
-        return cache.get_or_set(count_cache_key(self.slug, self.bots), self.object_list.count, COUNT_SECONDS)
+        count = cache.get_or_set(count_cache_key(self.slug, self.bots), self.object_list.count, COUNT_SECONDS)
+        assert isinstance(count, int)
+        return count
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -45,7 +51,9 @@ def game_leaderboard(request: HttpRequest, slug: str, *, bots: bool = False) -> 
     if entry is None or not entry.has_leaderboard:
         raise Http404(_("There is no leaderboard for this game."))
     page = LeaderboardPaginator(slug, bots=bots).get_page(request.GET.get("page"))
-    rows = [(page.start_index() + offset, rating) for offset, rating in enumerate(with_players(page.object_list))]
+    ratings = page.object_list
+    assert isinstance(ratings, QuerySet)  # a slice of the leaderboard's queryset
+    rows = [(page.start_index() + offset, rating) for offset, rating in enumerate(with_players(ratings))]
     return render(request, "leaderboards/game.html", {"entry": entry, "page": page, "rows": rows, "bots": bots})
 
 

@@ -36,7 +36,7 @@ def _in_thread(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
         for alias in connections:
             connection = connections[alias]
             if connection.connection is not None and not connection.errors_occurred:
-                connection.health_check_done = True
+                connection.health_check_done = True  # type: ignore[attr-defined]  # Django's own flag; the stubs omit it
     try:
         return function(*args, **kwargs)
     finally:
@@ -51,6 +51,6 @@ def db(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
 
     async def call(*args: P.args, **kwargs: P.kwargs) -> R:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_executor, _in_thread, function, args, kwargs)  # type: ignore[no-any-return]
+        return await loop.run_in_executor(_executor, _in_thread, function, args, kwargs)
 
     return call

@@ -9,14 +9,14 @@ CODENAME = "view_hidden"
 NAME = "Can view the hidden information of a game in progress"
 
 
-def create(apps, schema_editor):  # type: ignore[no-untyped-def]
+def create(apps, schema_editor):
     ContentType = apps.get_model("contenttypes", "ContentType")
     Permission = apps.get_model("auth", "Permission")
     content_type, _ = ContentType.objects.get_or_create(app_label="tables", model="game")
     Permission.objects.get_or_create(content_type=content_type, codename=CODENAME, defaults={"name": NAME})
 
 
-def remove(apps, schema_editor):  # type: ignore[no-untyped-def]
+def remove(apps, schema_editor):
     Permission = apps.get_model("auth", "Permission")
     Permission.objects.filter(content_type__app_label="tables", codename=CODENAME).delete()
 
