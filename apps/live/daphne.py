@@ -79,11 +79,11 @@ def let_autobahn_format_its_debug_line_lazily() -> None:
     except ImportError:  # not served by daphne
         return
     if getattr(protocol, "pformat", None) is pformat:
-        protocol.pformat = _Pretty  # type: ignore[assignment]
+        protocol.pformat = _Pretty  # type: ignore[attr-defined, assignment]  # autobahn's own import of it, replaced on purpose
 
 
 try:
-    from autobahn.exception import Disconnected
+    from autobahn.exception import Disconnected as Disconnected  # re-exported: apps/live/endpoint.py catches it
 except ImportError:  # served by something other than daphne
 
     class Disconnected(Exception):  # type: ignore[no-redef]
@@ -96,9 +96,11 @@ def let_websockets_send_at_once() -> None:
         from twisted.internet import tcp
     except ImportError:  # not served by daphne
         return
-    if getattr(tcp.Connection, "_sends_at_once", False):
+    # Twisted's class, patched: typed as Any, since what its declarations say is what this replaces.
+    connection: Any = tcp.Connection
+    if getattr(connection, "_sends_at_once", False):
         return
-    buffered_write = tcp.Connection.write
+    buffered_write = connection.write
 
     def write(self: Any, data: bytes) -> None:
         if (
@@ -123,11 +125,11 @@ def let_websockets_send_at_once() -> None:
 
     def connection_made(self: Any) -> None:
         made(self)
-        if getattr(self, "tcpNoDelay", False) and isinstance(self.transport, tcp.Connection):
+        if getattr(self, "tcpNoDelay", False) and isinstance(self.transport, connection):
             self.transport.send_at_once = True
 
-    tcp.Connection.write = write
-    tcp.Connection._sends_at_once = True
+    connection.write = write
+    connection._sends_at_once = True
     WebSocketProtocol.connectionMade = connection_made
 
 
