@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "apps.review",
     "apps.moderation",  # after apps.accounts: its admin extends the accounts' one
     "apps.chat",
+    "apps.players",  # the profile pages and the bot API's account, above every app they show
     "rummysite.apps.SiteConfig",  # the site's own system checks (rummysite/checks.py)
 ]
 

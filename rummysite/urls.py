@@ -23,11 +23,12 @@ urlpatterns = [
     path("", include("apps.tables.urls")),
     path("leaderboards/", include("apps.leaderboards.urls")),
     path("bots/", include("apps.bots.urls")),  # a player's bot accounts and their tokens (SPEC 14)
-    path("api/bot/", include("apps.bots.api_urls")),  # the bot API (docs/bot-api.md)
+    path("api/bot/", include("apps.players.api_urls")),  # the bot API (docs/bot-api.md): the bot's account
     path("api/bot/", include("apps.tables.api_urls")),
     path("api/bot/<path:rest>", bot_api.not_found),
     path("", include("apps.review.urls")),
-    path("", include("apps.accounts.urls")),  # /u/<username>/ profiles, /accounts/guest/...
+    path("", include("apps.players.urls")),  # /u/<username>/ profiles
+    path("", include("apps.accounts.urls")),  # /accounts/guest/...
     path("accounts/", include("allauth.urls")),
     path("i18n/setlang/", set_language, name="set_language"),  # Django's view, plus the player's profile
     path("admin/", admin.site.urls),

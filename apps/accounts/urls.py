@@ -4,7 +4,6 @@ from apps.accounts import views
 
 app_name = "accounts"
 urlpatterns = [
-    path("u/<str:username>/", views.profile, name="profile"),
     path("accounts/guest/", views.guest_start, name="guest"),
     path("accounts/guest/keep/", views.guest_convert, name="guest_convert"),
 ]

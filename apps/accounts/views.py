@@ -1,4 +1,5 @@
-"""Player profiles and the guest account pages."""
+"""The guest account pages: play now without an account, and keep it (a player's profile page is
+apps/players', above the apps it shows)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -15,31 +16,7 @@ from django.views.decorators.http import require_POST
 from apps.accounts import services
 from apps.accounts.forms import GuestConvertForm
 from apps.accounts.models import User
-from apps.accounts.profile import recent_matches
 from apps.accounts.sockets import other_sessions_ended
-from apps.bots import presence
-from apps.bots.selectors import bot_account_of
-from apps.catalog.data import CATALOG
-from apps.engine.game import is_available
-from apps.leaderboards.selectors import profile_ratings
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(User, username=username, is_active=True)
-    is_self = request.user.is_authenticated and request.user.pk == player.pk
-    bot = bot_account_of(player.pk)
-    context = {
-        "player": player,
-        "is_self": is_self,
-        "bot_account": bot,  # SPEC 14: marked BOT, with its owner, and a challenge for everyone else
-        "bot_online": bot is not None and player.pk in presence.online([player.pk]),
-        "challenge_games": [(entry.slug, entry.name) for entry in CATALOG if is_available(entry.slug)]
-        if bot is not None and not is_self
-        else [],
-        "ratings": profile_ratings(player.pk),
-        "matches": recent_matches(player.pk, include_private=is_self or request.user.is_staff),
-    }
-    return render(request, "accounts/profile.html", context)
 
 
 def _next_url(request: HttpRequest, default: str) -> str:
@@ -70,7 +47,7 @@ def guest_convert(request: HttpRequest) -> HttpResponse:
     sent allauth's "you already have an account" mail instead."""
     user: User = request.user  # type: ignore[assignment]
     if not user.is_guest:
-        return redirect("accounts:profile", user.username)
+        return redirect("players:profile", user.username)
     form = GuestConvertForm(request.POST or None, user=user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -89,5 +66,5 @@ def guest_convert(request: HttpRequest) -> HttpResponse:
             _("Welcome, %(name)s: this account is yours now. Check your email: we sent a message to %(email)s.")
             % {"name": user.username, "email": data["email"]},
         )
-        return redirect("accounts:profile", user.username)
+        return redirect("players:profile", user.username)
     return render(request, "accounts/guest_convert.html", {"form": form})

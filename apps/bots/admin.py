@@ -1,5 +1,5 @@
 """Bot accounts and tokens in the admin: who owns which, and revoking a token through the service (so
-its open sockets close at once, as from the owner's page). Bans are the users' own (apps/accounts/admin.py)."""
+its open sockets close at once, as from the owner's page). Bans are the moderators' (apps/moderation/admin.py)."""
 
 from __future__ import annotations
 

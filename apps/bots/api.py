@@ -1,37 +1,12 @@
-"""The bot's own account over the bot API (docs/bot-api.md): `GET /api/bot/account`."""
+"""The bot API's answer for a path it does not have (docs/bot-api.md). The endpoints are the tables'
+(apps/tables/api.py) and the bot's own account (apps/players/api.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpRequest, JsonResponse
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from apps.bots.http import bot_api, error_response
-from apps.bots.selectors import bot_account_of
-from apps.leaderboards.selectors import ratings_of
-
-
-@bot_api()
-def account(request: HttpRequest, body: dict[str, Any]) -> JsonResponse:
-    user = request.user
-    bot = bot_account_of(user.pk)
-    assert bot is not None  # a token belongs to a bot account
-    token = request.bot_token  # type: ignore[attr-defined]
-    return JsonResponse({
-        "type": "account",
-        "account": {
-            "id": user.pk,
-            "name": user.get_username(),
-            "bot_account": True,
-            "owner": bot.owner.get_username(),
-            "description": bot.description,
-            "ratings": ratings_of(user.pk),
-            "profile": reverse("accounts:profile", args=[user.get_username()]),
-        },
-        "token": {"id": token.pk, "name": token.name, "prefix": token.prefix, "created_at": token.created_at.isoformat()},
-    })
+from apps.bots.http import error_response
 
 
 def not_found(request: HttpRequest, rest: str) -> JsonResponse:

@@ -1,5 +1,5 @@
 """The bot account pages (SPEC 14): a player's bot accounts and their tokens, and the lobby's search for
-bot accounts that are online. The program's own API is apps/bots/api.py and apps/tables/api.py."""
+bot accounts that are online. The program's own API is apps/players/api.py and apps/tables/api.py."""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Moderator tools in the admin (SPEC 11).
 
+- Bans with an expiry: the account list's actions "ban the selected users" (for a duration, or until a
+  date, with a reason) and "lift the ban", through the accounts' services, recorded in the admin log and
+  in the moderators' log.
 - Each account's page shows the accounts it shares a network address or a browser with, its leaver rate
   and its rating history per opponent; the account list has a "linked" column and filter, and the
   actions "mark as booster" (barred from rated play, its rating gains voided) and "mute the chat for N
@@ -9,12 +12,13 @@
 - The log of every moderator action, read-only.
 
 The account admin is the accounts app's own (apps/accounts/admin.py), extended here: the accounts app
-sits below the tables and the ratings, so what it shows of them is added from this app, above both.
+sits below the tables, the ratings and this app, so the moderators' actions and what they show of the
+others are added from here, above all of them.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import forms
@@ -31,6 +35,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from apps.accounts import services as accounts
 from apps.accounts.admin import UserAdmin
 from apps.accounts.models import User
 from apps.leaderboards.admin import ReadOnlyAdmin
@@ -38,8 +43,48 @@ from apps.leaderboards.models import AppliedMatch
 from apps.leaderboards.selectors import opponent_history
 from apps.moderation.models import ModerationAction, Sighting
 from apps.moderation.selectors import linked_accounts, shares_with_another
-from apps.moderation.services import account_mark_booster, account_mute_chat, account_unmute_chat, match_void
+from apps.moderation.services import (
+    account_mark_booster,
+    account_mute_chat,
+    account_unmute_chat,
+    action_log,
+    match_void,
+)
 from apps.tables.selectors import leaver_record
+
+#: How long a ban lasts, as the ban form offers it.
+BAN_DURATIONS = [
+    ("1", _("1 day")),
+    ("3", _("3 days")),
+    ("7", _("1 week")),
+    ("30", _("30 days")),
+    ("365", _("1 year")),
+    ("until", _("Until the date below")),
+]
+
+
+class BanForm(forms.Form):
+    duration = forms.ChoiceField(label=_("Ban for"), choices=BAN_DURATIONS, initial="7", widget=forms.RadioSelect)
+    until = forms.DateTimeField(
+        label=_("Until (UTC)"), required=False, help_text=_("Only with “Until the date below”. Format: 2026-12-31 18:00")
+    )
+    reason = forms.CharField(label=_("Reason"), max_length=200, help_text=_("Kept with the account and in the admin log."))
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if data.get("duration") == "until":
+            until = data.get("until")
+            if until is None:
+                self.add_error("until", _("Give the date the ban ends."))
+            elif until <= timezone.now():
+                self.add_error("until", _("The end of a ban must be in the future."))
+        return data
+
+    def banned_until(self) -> datetime:
+        duration = self.cleaned_data["duration"]
+        if duration == "until":
+            return self.cleaned_data["until"]
+        return timezone.now() + timedelta(days=int(duration))
 
 
 class ReasonForm(forms.Form):
@@ -144,7 +189,7 @@ class ModeratedUserAdmin(UserAdmin):
         *UserAdmin.fieldsets,
         (_("Moderation"), {"fields": ("booster_since", "leaver_rate", "linked_accounts", "opponents")}),
     )
-    actions = [*UserAdmin.actions, "mark_boosters", "mute_chat", "unmute_chat"]
+    actions = ["ban_users", "unban_users", "mark_boosters", "mute_chat", "unmute_chat"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         return super().get_queryset(request).annotate(shares=shares_with_another())
@@ -188,6 +233,49 @@ class ModeratedUserAdmin(UserAdmin):
             [gettext("Opponent"), gettext("Rated matches together"), gettext("This account's rating change"),
              gettext("The opponent's rating change"), gettext("Last")],
             rows, gettext("No rated match yet."),
+        )
+
+    @admin.action(description=_("Ban the selected users…"), permissions=["change"])
+    def ban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        targets = [user for user in queryset if user.pk != request.user.pk]
+        form = BanForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            until = form.banned_until()
+            reason = form.cleaned_data["reason"]
+            for user in targets:
+                accounts.user_ban(user_id=user.pk, until=until, reason=reason)
+                self.log_change(request, user, f"Banned until {until:%Y-%m-%d %H:%M} UTC: {reason}")
+                action_log(
+                    by=request.user, action=ModerationAction.Kind.BAN, target_id=user.pk, reason=reason,
+                    details={"until": until.isoformat()},
+                )
+            self.message_user(
+                request,
+                ngettext("%(count)d user banned.", "%(count)d users banned.", len(targets)) % {"count": len(targets)},
+                messages.SUCCESS,
+            )
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": gettext("Ban users"),
+            "opts": self.model._meta,
+            "form": form,
+            "targets": targets,
+            "skipped_self": len(targets) != len(queryset),
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "moderation/admin_ban.html", context)
+
+    @admin.action(description=_("Lift the ban of the selected users"), permissions=["change"])
+    def unban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        lifted = 0
+        for user in queryset.filter(banned_until__isnull=False):
+            accounts.user_unban(user_id=user.pk)
+            self.log_change(request, user, "Ban lifted")
+            action_log(by=request.user, action=ModerationAction.Kind.UNBAN, target_id=user.pk)
+            lifted += 1
+        self.message_user(
+            request, ngettext("%(count)d ban lifted.", "%(count)d bans lifted.", lifted) % {"count": lifted}, messages.SUCCESS
         )
 
     @admin.action(description=_("Mark the selected users as boosters (no rated play; gains voided)…"),

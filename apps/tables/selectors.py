@@ -285,6 +285,6 @@ def talk_place(table_id: int) -> TalkPlace | None:
 
 
 def open_table_counts() -> list[tuple[str, str, int]]:
-    """(game, status, count) of every table not closed: the site's \"open tables\" gauge, read when scraped."""
+    """(game, status, count) of every table not closed: the site's "open tables" gauge, read when scraped."""
     rows = Table.objects.exclude(status=Table.Status.CLOSED).values_list("game", "status").annotate(n=Count("pk"))
     return [(game, status, n) for game, status, n in rows]

@@ -1,5 +1,5 @@
-"""Moderation of players in the admin (apps/accounts/admin.py): search, filters, bans with an expiry
-recorded in the admin log, and an admin login behind allauth's rate limits."""
+"""Players in the admin (apps/accounts/admin.py; the ban actions are apps/moderation/admin.py's): search,
+filters, bans with an expiry recorded in the admin log, and an admin login behind allauth's rate limits."""
 
 from __future__ import annotations
 

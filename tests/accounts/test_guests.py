@@ -42,7 +42,7 @@ def test_guest_login_makes_a_guest_for_a_visitor_and_signs_them_in(client):
     assert response.status_code == 302 and response["Location"] == reverse("tables:lobby")
     user = User.objects.get()
     assert user.is_guest
-    assert client.get(reverse("accounts:profile", args=[user.username])).context["user"] == user
+    assert client.get(reverse("players:profile", args=[user.username])).context["user"] == user
 
 
 def test_guest_login_keeps_a_signed_in_player_as_they_are(client):
@@ -93,14 +93,14 @@ def test_a_guest_keeps_their_account_and_its_history_when_registering(client):
 
     response = client.post(reverse("accounts:guest_convert"), convert_form())
 
-    assert response.status_code == 302 and response["Location"] == reverse("accounts:profile", args=["Rina"])
+    assert response.status_code == 302 and response["Location"] == reverse("players:profile", args=["Rina"])
     user = User.objects.get(pk=guest.pk)
     assert (user.username, user.email, user.is_guest) == ("Rina", "rina@example.com", False)
     assert MatchPlayer.objects.get(match=match, seat=0).user_id == guest.pk  # the same row: history kept
     assert EmailAddress.objects.get(user=user).primary
     assert len(mail.outbox) == 1 and "rina@example.com" in mail.outbox[0].to
     # Still signed in after the password change, and the new password works.
-    assert client.get(reverse("accounts:profile", args=["Rina"])).context["user"].pk == guest.pk
+    assert client.get(reverse("players:profile", args=["Rina"])).context["user"].pk == guest.pk
     client.logout()
     assert client.login(username="Rina", password="tiles on felt 2026")
 
@@ -128,7 +128,7 @@ def test_a_registered_account_has_nothing_to_convert(client):
     with pytest.raises(GuestConversionError):
         guest_convert(user_id=ana.pk, username="x", email="x@example.com", password="tiles on felt 2026")
     client.force_login(ana)
-    assert client.get(reverse("accounts:guest_convert"))["Location"] == reverse("accounts:profile", args=["ana"])
+    assert client.get(reverse("accounts:guest_convert"))["Location"] == reverse("players:profile", args=["ana"])
 
 
 def test_nobody_can_sign_up_with_a_guest_name(client):

@@ -33,7 +33,7 @@ def test_a_visitor_reaches_the_public_pages_without_signing_in(client, url):
 
 def test_a_visitor_reaches_a_players_profile(client):
     make_user("ana")
-    assert client.get(reverse("accounts:profile", args=["ana"])).status_code == 200
+    assert client.get(reverse("players:profile", args=["ana"])).status_code == 200
 
 
 def test_a_visitor_can_watch_an_open_table(client):

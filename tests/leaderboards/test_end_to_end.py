@@ -32,5 +32,5 @@ def test_a_rated_match_played_at_a_table_moves_the_leaderboard_and_the_profile_c
     assert set(ratings) == {"ana", "ben"} and sorted(ratings.values()) != [1000, 1000]
     rows = client.get(reverse("leaderboards:game", args=["tile-rummy"])).context["rows"]
     assert [r.rating for _, r in rows] == sorted(ratings.values(), reverse=True)
-    [item] = client.get(reverse("accounts:profile", args=["ana"])).context["ratings"]
+    [item] = client.get(reverse("players:profile", args=["ana"])).context["ratings"]
     assert item.chart is not None and item.chart.last == ratings["ana"]

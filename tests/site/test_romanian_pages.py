@@ -70,7 +70,7 @@ VISITOR_PAGES = [
     lambda s: reverse("leaderboards:index"),
     lambda s: reverse("leaderboards:game", args=["tile-rummy"]),
     lambda s: reverse("leaderboards:game", args=["tile-rummy-rearrange"]),
-    lambda s: reverse("accounts:profile", args=["ileana"]),
+    lambda s: reverse("players:profile", args=["ileana"]),
     lambda s: reverse("tables:table", args=[s["waiting"].pk]),
     lambda s: reverse("tables:table", args=[s["playing"].pk]),
     lambda s: reverse("tables:table", args=[s["rearrange"].pk]),
@@ -95,13 +95,13 @@ def test_a_visitors_page_in_romanian_says_nothing_in_english(site, page):
 
 
 PLAYER_PAGES = [
-    ("player", lambda s: reverse("accounts:profile", args=["ileana"])),
+    ("player", lambda s: reverse("players:profile", args=["ileana"])),
     ("player", lambda s: reverse("tables:table", args=[s["playing"].pk])),
     ("player", lambda s: reverse("account_email")),
     ("player", lambda s: reverse("account_change_password")),
     ("player", lambda s: reverse("account_logout")),
     ("guest", lambda s: reverse("accounts:guest_convert")),
-    ("guest", lambda s: reverse("accounts:profile", args=["guest-7"])),
+    ("guest", lambda s: reverse("players:profile", args=["guest-7"])),
 ]
 
 
@@ -142,7 +142,7 @@ def test_dates_and_numbers_are_written_the_romanian_way(site):
     rules = client.get(reverse("catalog:rules", args=["tile-rummy"])).content.decode()
     months = "ianuarie|februarie|martie|aprilie|mai|iunie|iulie|august|septembrie|octombrie|noiembrie|decembrie"
     assert re.search(rf"Actualizat la \d{{1,2}} ({months}) \d{{4}}\.", rules)
-    profile = client.get(reverse("accounts:profile", args=["ileana"])).content.decode()
+    profile = client.get(reverse("players:profile", args=["ileana"])).content.decode()
     assert re.search(rf"Joacă din ({months}) \d{{4}}", profile)
     assert re.search(r"\b\d{2}\.\d{2}\.\d{4}\b", profile)  # the matches' short dates: 01.12.2026
 

@@ -337,6 +337,6 @@ def test_the_create_table_form_knows_why_its_table_would_be_unrated(client):
 
 def test_a_players_profile_lists_an_aborted_match_as_aborted(alice, bob, client):
     services.table_leave(table_id=started(alice, bob).pk, by=bob)
-    [row] = client.get(reverse("accounts:profile", args=["alice"])).context["matches"]
+    [row] = client.get(reverse("players:profile", args=["alice"])).context["matches"]
     assert row.player.aborted
-    assert "aborted" in client.get(reverse("accounts:profile", args=["bob"])).content.decode()
+    assert "aborted" in client.get(reverse("players:profile", args=["bob"])).content.decode()

@@ -1,8 +1,8 @@
 from django.urls import path
 
-from apps.bots import api
+from apps.players import api
 
-app_name = "bots_api"
+app_name = "players_api"
 urlpatterns = [
     path("account", api.account, name="account"),
 ]

@@ -1,4 +1,4 @@
-"""Player profiles at /u/<username>/ (apps/accounts/views.py, profile.py)."""
+"""Player profiles at /u/<username>/ (apps/players/views.py, profile.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def profile_url(name: str) -> str:
-    return reverse("accounts:profile", args=[name])
+    return reverse("players:profile", args=[name])
 
 
 def test_a_profile_shows_the_rating_per_game_with_a_history_chart(client):
@@ -76,7 +76,7 @@ def test_there_is_no_profile_for_an_unknown_or_disabled_name(client):
 
 
 def test_the_record_link_helper_gives_nothing_for_a_view_that_does_not_exist():
-    from apps.accounts.profile import optional_url
+    from apps.players.profile import optional_url
 
     assert optional_url("tables:no_such_view", 1) == ""
 
