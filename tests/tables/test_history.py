@@ -75,24 +75,10 @@ def test_the_log_keeps_its_last_entries_only():
     assert len(log) == history.KEEP and log[-1] == {"code": "game_over"}
 
 
-def test_a_rearrange_play_names_the_tiles_placed_and_a_lay_off_is_not_a_rebuilt_set():
-    before = {"turn": 0, "table": [{"tiles": ["r3", "r4", "r5"]}, {"tiles": ["b7", "y7", "k7"]}],
-              "players": [{"tiles": 10, "passed": False}, {"tiles": 9, "passed": False}], "over": False}
-    after = {**before, "turn": 1, "table": [{"tiles": ["r3", "r4", "r5", "r6"]}, {"tiles": ["b7", "y7", "k7"]},
-                                             {"tiles": ["y9", "y10", "y11"]}],
-             "players": [{"tiles": 6, "passed": False}, {"tiles": 9, "passed": False}]}
-    assert history.entries(before, after) == [
-        {"code": "placed", "seat": 0, "tiles": ["r6", "y9", "y10", "y11"], "count": 4, "rebuilt": 0}
-    ]
-
-
-def test_a_rearrange_play_that_takes_a_set_apart_counts_it_rebuilt():
-    """r3 r4 r5 r6 gives its r6 to a new group r6 y6 b6: the run was rebuilt, the 7s were not."""
-    before = {"turn": 0, "table": [{"tiles": ["r3", "r4", "r5", "r6"]}, {"tiles": ["b7", "y7", "k7"]}],
-              "players": [{"tiles": 10, "passed": False}, {"tiles": 9, "passed": False}], "over": False}
-    after = {**before, "turn": 1, "table": [{"tiles": ["r3", "r4", "r5"]}, {"tiles": ["b7", "y7", "k7"]},
-                                             {"tiles": ["r6", "y6", "b6"]}],
-             "players": [{"tiles": 8, "passed": False}, {"tiles": 9, "passed": False}]}
-    assert history.entries(before, after) == [
-        {"code": "placed", "seat": 0, "tiles": ["y6", "b6"], "count": 2, "rebuilt": 1}
-    ]
+def test_the_entries_are_the_games_own_events_of_the_two_views():
+    """The log asks the game of the views (their "game") what the change did."""
+    before = {"game": "tile-rummy-rearrange", "turn": 0, "table": [], "over": False,
+              "players": [{"tiles": 14, "passed": False, "away": False, "left": False}]}
+    after = {**before, "turn": None, "over": True,
+             "players": [{"tiles": 14, "passed": True, "away": False, "left": False}]}
+    assert history.entries(before, after) == [{"code": "passed", "seat": 0}, {"code": "game_over"}]
