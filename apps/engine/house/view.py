@@ -1,8 +1,9 @@
 """What one seat, or a spectator (seat None), may see of a house game (SPEC 5, CONVENTIONS 5).
 
 Never another seat's rack, never the draw pile's order, never the racks of seats that left. Yes: the
-indicator and who was dealt its twin, tile counts, the discards (face up), the melds with who laid each
-tile, the points on the table so far, whose turn it is, and the result once the game is over.
+indicator and who was dealt its twin, tile counts, the discards (face up), the points an opening needs,
+the melds (kind, value, what each joker stands for) with who laid each tile, the points on the table so
+far, whose turn it is, and the result once the game is over.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from apps.engine.common import faces_json, jokers_json, players_view, seat_view, views_from_public
 from apps.engine.game import JSON
-from apps.engine.house.melds import read_meld
+from apps.engine.house.melds import OPENING_MINIMUM, read_meld
 from apps.engine.house.play import drawn_on_rack
 from apps.engine.house.scoring import joker_bonuses, score, table_points
 from apps.engine.house.state import HouseState, Phase
@@ -55,6 +56,7 @@ def view_for(state: HouseState, seat: int | None, slug: str, actions: list[str])
         pile=len(state.pile),
         discards=faces_json(tile_of(tile) for tile in state.discards),
         discard_open=state.discard_open,
+        opening_minimum=OPENING_MINIMUM,
         melds=[_meld_view(index, state) for index in range(len(state.melds))],
     )
     if seat is not None:
