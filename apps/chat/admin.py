@@ -8,7 +8,7 @@ import json
 
 from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -18,9 +18,11 @@ from apps.chat import services
 from apps.chat.models import ChatMessage, ChatMute, ModeratorMute, Report
 
 
-def log_action(request: HttpRequest, obj: object, message: str) -> None:
+def log_action(request: HttpRequest, obj: Model, message: str) -> None:
+    user_id = request.user.pk
+    assert user_id is not None  # the admin serves signed-in staff only
     LogEntry.objects.log_actions(
-        user_id=request.user.pk, queryset=[obj], action_flag=CHANGE, change_message=message, single_object=True
+        user_id=user_id, queryset=[obj], action_flag=CHANGE, change_message=message, single_object=True
     )
 
 
@@ -102,7 +104,7 @@ class ReportAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Report, form: object, change: bool) -> None:
         if obj.handled and obj.handled_by_id is None:
-            obj.handled_by = request.user  # type: ignore[assignment]
+            obj.handled_by = request.user  # type: ignore[assignment]  # the admin's user is signed in, not anonymous
         super().save_model(request, obj, form, change)
 
     @admin.action(description=gettext_lazy("Mark the selected reports handled"))

@@ -1,6 +1,7 @@
-"""The chat's part of a table's socket (apps/tables/consumers.py mixes it in): the frames `chat`,
-`mute`, `chat_delete` and `report`, the history sent when the socket opens, and the messages heard on
-the table's chat topic, less those of the authors this viewer muted. docs/protocol.md describes them."""
+"""The chat's part of a table's socket (registered on it in apps/chat/apps.py: apps/tables/parts.py):
+the frames `chat`, `mute`, `unmute`, `chat_delete` and `report`, and for a socket that asks for the chat
+(`?chat=1`) the history sent when it opens and the messages heard on the table's chat topic, less those
+of the authors this viewer muted. docs/protocol.md describes them."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from apps.chat.wire import chat_topic
 from apps.live.bus import bus
 from apps.live.guard import Field, FrameSpec
 from apps.live.threads import db
+from apps.tables.parts import SocketPart
 
 #: The frame's own limit is looser than the rule, so a long message gets the rule's reason, not "bad frame".
 TEXT_FIELD_LIMIT = 4 * MAX_LENGTH
@@ -31,43 +33,47 @@ CHAT_FRAMES: dict[str, FrameSpec] = {
 }
 
 
-class ChatSocket:
-    """Needs `table_id`, `user`, `user_id`, `language`, `send_text`, `send_json`, `send_error` (an Endpoint's)."""
+class ChatPart(SocketPart):
+    """One table socket's chat: what it heard, and whom its viewer muted."""
 
-    chat_frames: ClassVar[dict[str, FrameSpec]] = CHAT_FRAMES
+    frames: ClassVar[dict[str, FrameSpec]] = CHAT_FRAMES
     muted: set[int]
-    table_id: int
-    user: Any
-    user_id: int | None
-    language: str
+
+    async def opened(self) -> None:
+        if (self.socket.query.get("chat") or [""])[0] == "1":
+            self.chat_listen()
+            await self.send_chat_history()  # after the listen: a message said meanwhile comes twice, never lost
+
+    async def closed(self) -> None:
+        self.chat_unlisten()
 
     def chat_listen(self) -> None:
         self.muted = set()
         self._chat_listener = self.heard_chat
-        bus().listen(chat_topic(self.table_id), self._chat_listener)
+        bus().listen(chat_topic(self.socket.table_id), self._chat_listener)
 
     def chat_unlisten(self) -> None:
         listener = getattr(self, "_chat_listener", None)
         if listener is not None:
-            bus().unlisten(chat_topic(self.table_id), listener)
+            bus().unlisten(chat_topic(self.socket.table_id), listener)
 
     async def send_chat_history(self) -> None:
-        viewer = self.user_id
+        viewer, table_id = self.socket.user_id, self.socket.table_id
 
         def load() -> tuple[set[int], list[dict[str, Any]]]:
-            return services.muted_by(viewer), services.chat_history(table_id=self.table_id, viewer_id=viewer)
+            return services.muted_by(viewer), services.chat_history(table_id=table_id, viewer_id=viewer)
 
         self.muted, messages = await db(load)()
-        await self.send_json({"type": "chat_history", "messages": messages, "muted": sorted(self.muted)})
+        await self.socket.send_json({"type": "chat_history", "messages": messages, "muted": sorted(self.muted)})
 
     def heard_chat(self, text: str) -> None:
         published = json.loads(text)
         if published.get("a") is not None and published["a"] in self.muted:
             return
-        self.spawn_send(published["f"])  # type: ignore[attr-defined]
+        self.socket.spawn_send(published["f"])
 
     async def chat_call(self, content: dict[str, Any], service: Callable[..., Any], **kwargs: Any) -> Any:
-        language, user = self.language, self.user
+        language, user = self.socket.language, self.socket.user
 
         def run() -> Any:
             with translation.override(language):
@@ -76,21 +82,20 @@ class ChatSocket:
         try:
             return await db(run)()
         except services.ChatRefused as error:
-            await self.send_error(error.error_code, str(error), ref=content)  # type: ignore[attr-defined]
+            await self.socket.send_error(error.error_code, str(error), ref=content)
             return None
 
     async def on_chat(self, content: dict[str, Any]) -> None:
-        frame = await self.chat_call(content, services.chat_say, table_id=self.table_id,
+        frame = await self.chat_call(content, services.chat_say, table_id=self.socket.table_id,
                                      text=content.get("text", ""), phrase=content.get("phrase", ""))
         if frame is not None and isinstance(content.get("id"), str):
-            await self.send_json({"type": "ack", "ref": content["id"]})  # type: ignore[attr-defined]
+            await self.socket.send_json({"type": "ack", "ref": content["id"]})
 
     async def on_mute(self, content: dict[str, Any], *, muted: bool = True) -> None:
         muted_now = await self.chat_call(content, services.chat_mute, user_id=content["user"], muted=muted)
         if muted_now is not None:
-            muted = muted_now
-            self.muted = muted
-            await self.send_json({"type": "muted", "muted": sorted(muted)})  # type: ignore[attr-defined]
+            self.muted = muted_now
+            await self.socket.send_json({"type": "muted", "muted": sorted(muted_now)})
 
     async def on_unmute(self, content: dict[str, Any]) -> None:
         await self.on_mute(content, muted=False)
@@ -99,8 +104,8 @@ class ChatSocket:
         await self.chat_call(content, services.chat_delete, message_id=content["message"])
 
     async def on_report(self, content: dict[str, Any]) -> None:
-        report = await self.chat_call(content, services.report_make, table_id=self.table_id, user_id=content.get("user"),
-                                      message_id=content.get("message"), reason=content["reason"],
-                                      text=content.get("text", ""))
+        report = await self.chat_call(content, services.report_make, table_id=self.socket.table_id,
+                                      user_id=content.get("user"), message_id=content.get("message"),
+                                      reason=content["reason"], text=content.get("text", ""))
         if report is not None:
-            await self.send_json({"type": "reported", "ref": content.get("id"), "report": report.pk})  # type: ignore[attr-defined]
+            await self.socket.send_json({"type": "reported", "ref": content.get("id"), "report": report.pk})
