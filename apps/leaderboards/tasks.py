@@ -9,7 +9,7 @@ from apps.leaderboards.services import matches_waiting_for_ratings, rating_apply
 
 @shared_task(name="leaderboards.rate_match", ignore_result=True)
 def rate_match(match_id: int) -> bool:
-    """Queued by name on commit by the table service when a rated match finishes. Safe to run twice."""
+    """Queued by name when a rated match finishes (apps/leaderboards/subscribers.py). Safe to run twice."""
     return rating_apply_match(match_id=match_id)
 
 

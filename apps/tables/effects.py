@@ -1,44 +1,48 @@
-"""Where a table service's consequences leave the transaction (CONVENTIONS 7 and 16): one room.
+"""Where a table service's consequences leave the transaction (CONVENTIONS 7, 16 and 26): one room.
 
-A service that changed a table calls `after_commit(...)` once, inside its transaction. When (and only
-if) the transaction commits:
+A service that changed a table calls `after_commit(table, ...)` once, inside its transaction, with the
+events it collected (apps/tables/events.py). When (and only if) the transaction commits:
 
 - the table's new version is published once to every web process (apps/live/bus.py), each viewer's
-  frame already encoded (apps/tables/snapshot.py), and the lobby entry if the lobby shows a change;
+  frame already encoded (apps/tables/snapshot.py): built from the committed rows the service hands over
+  (`Frames`), or read back; and the lobby entry if the lobby shows a change;
 - the table's next due action is queued by task name when it is a short one (a bot's move, an
   autopilot turn, the next deal); turn timeouts are run by the periodic sweep, which looks at the
   due index every second, so a move queues nothing at all on a table of people;
-- a finished rated match is handed to the leaderboards by task name (they keep their own once-only
-  ledger);
-- a finished game is handed to the review (apps/review) by task name, to be reviewed once;
 - a bot account whose invitation to the table changed (made, withdrawn, the table closed) is told on its
-  own topic (its lobby socket passes it on: SPEC 14).
+  own topic (its lobby socket passes it on: SPEC 14);
+- then the events go to whoever subscribed to them (apps/lib/events.py): the leaderboards rate a
+  finished rated match, the review reviews a finished game, each in its own app.
 
-Nothing here imports a task module: tasks are named, so the arrows run one way (tasks call services,
-services never import tasks).
+This module queues only the tables' own tasks, by name (tasks are a leaf: services never import them),
+and names no other app: what other apps do after a table changed is theirs to subscribe to.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
 from apps.lib import metrics
+from apps.lib.events import Event, deliver
+from apps.lib.queueing import queue_task
 from apps.live.bus import bus
+from apps.live.compact import dumps
+from apps.tables.events import InvitationChanged
 from apps.tables.models import Game, Match, Table
-from apps.tables.snapshot import dumps, envelope, invitation_of, lobby_entry, table_envelope
+from apps.tables.snapshot import envelope, invitation_of, lobby_entry, table_envelope
 
 log = logging.getLogger(__name__)
 
 LOBBY_TOPIC = "lobby"
 
 #: Due actions queued as a Celery task at their time; the others (turn timeouts) wait for the sweep.
-QUEUED_DUE = {
+QUEUED_DUE: dict[str, str] = {
     Table.Due.BOT: "tables.bot_turn",
     Table.Due.AUTOPILOT: "tables.autopilot_turn",
     Table.Due.NEXT_GAME: "tables.next_game",
@@ -55,22 +59,24 @@ def invitations_topic(user_id: int) -> str:
     return f"invitations:{user_id}"
 
 
+@dataclass(frozen=True, slots=True)
+class Frames:
+    """What the service just committed, from which the published frames are built without reading the
+    rows back: the table's current game and match, the engine state, and its spectators' view if the
+    service built it (a move does)."""
+
+    game: Game | None
+    match: Match | None
+    state: Any
+    public: Any = None
+
+
 def after_commit(
-    table: Table,
-    *,
-    lobby: bool = True,
-    game: Game | None = None,
-    match: Match | None = None,
-    state: Any = None,
-    public: Any = None,
-    rows_at_hand: bool = False,
-    rated_match_finished: int | None = None,
-    invitations: Sequence[int] = (),
-    game_finished: int | None = None,
+    table: Table, *, lobby: bool = True, frames: Frames | None = None, events: Sequence[Event] = ()
 ) -> None:
-    """Register what the committed change sets off. With `rows_at_hand` the published frames are built
-    from the rows given (exactly what was committed: the table, its current game and match, and the
-    engine state, with its spectators' view if built); otherwise they are read back after the commit."""
+    """Register what the committed change sets off: the table's frames (built from `frames` if given,
+    else read back after the commit), the lobby's entry if `lobby`, the table's next due task, the
+    invited bot accounts' frames, then `events` to their subscribers."""
     due_action, due_at = table.due_action, table.due_at
     queue = bool(
         due_action in QUEUED_DUE
@@ -81,9 +87,9 @@ def after_commit(
 
     def run() -> None:
         text = None
-        if rows_at_hand:
+        if frames is not None:
             try:
-                text = envelope(table, game, match, state, public)
+                text = envelope(table, frames.game, frames.match, frames.state, frames.public)
             except Exception:  # never break the caller after its commit: read it back instead
                 log.exception("Could not build the frames of table %s v%s from memory", table_id, table.version)
         if text is None:
@@ -95,12 +101,10 @@ def after_commit(
             publish_lobby(table_id)
         if queue:
             enqueue(QUEUED_DUE[due_action], table_id, eta=due_at)
-        if rated_match_finished is not None:
-            enqueue("leaderboards.rate_match", rated_match_finished)
-        for user_id in invitations:
-            publish_invitation(table_id, user_id)
-        if game_finished is not None:
-            enqueue("review.review_game", game_finished)
+        for event in events:
+            if isinstance(event, InvitationChanged):
+                publish_invitation(event.table_id, event.user_id)
+        deliver(events)
 
     transaction.on_commit(run)
 
@@ -122,11 +126,7 @@ def publish_invitation(table_id: int, user_id: int) -> None:
 
 
 def enqueue(task_name: str, *args: Any, eta: Any = None) -> None:
-    """Queue a task by name. A failure to queue is logged, not raised: the sweeps run what is due a
-    moment late instead."""
-    if not getattr(settings, "TABLE_ENQUEUE_TASKS", True):
-        return
-    try:
-        current_app.send_task(task_name, args=args, eta=eta)
-    except Exception as error:  # the broker is away: an outage the sweep covers, not a bug
-        log.warning("Could not queue %s%r (%s: %s); the sweep will run it", task_name, args, type(error).__name__, error)
+    """Queue one of the tables' own tasks by name (tests drive them themselves: TABLE_ENQUEUE_TASKS off).
+    A failure to queue is logged, not raised: the sweep runs what is due a moment late instead."""
+    if getattr(settings, "TABLE_ENQUEUE_TASKS", True):
+        queue_task(task_name, *args, eta=eta)

@@ -2,10 +2,10 @@
 
 Every function opens one transaction, locks the table row (the lock of its seats, match and games
 too), checks what the caller expected (seat, version), asks the engine, saves, raises the table's
-version by one and logs the move; its consequences (the published frames, the next task, ratings) are
-registered with `apps.tables.effects.after_commit` and leave only when the transaction commits. Views,
-sockets, Celery tasks and the admin all call these functions, naming the acting user `by`; nothing else
-writes game state.
+version by one and logs the move; its consequences (the published frames, the next task, and the events
+other apps subscribe to: apps/tables/events.py) are registered with `apps.tables.effects.after_commit`
+once and leave only when the transaction commits. Views, sockets, Celery tasks and the admin all call
+these functions, naming the acting user `by`; nothing else writes game state.
 
 The map, one idea a module, each importing only the ones above it:
 

@@ -145,7 +145,7 @@ def deal_due(table: Table, now: datetime) -> None:
         game, state = deal_first_game(table, match, FairDeal.objects.get(match=match), now)
     else:
         game, state = deal_next_game(table, match, EngineMatch.from_dict(match.state), dealer(match), now)
-    effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+    effects.after_commit(table, frames=effects.Frames(game, match, state))
 
 
 def game_ready(*, table_id: int, by: User) -> None:

@@ -1,7 +1,8 @@
 """What a table does next, by itself: the turn clock and the due action, the next deal, the end of a match.
 
 These change rows of a locked table in memory (and write the new game, the places); the calling
-service saves the table and registers its effects (apps/tables/effects.py) once.
+service saves the table and registers its effects (apps/tables/effects.py) once, with the event a
+match's end returns (apps/tables/events.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from apps.engine.game import Randomness, Rules
 from apps.engine.match import Match as EngineMatch
 from apps.engine.match import start_match as engine_start_match
 from apps.tables import fairness, history, rated
+from apps.tables.events import MatchFinished, Placing
 from apps.tables.models import FairDeal, Game, Match, MatchPlayer, Seat, Table
 from apps.tables.services.rows import bump, rules_of
 
@@ -98,24 +100,37 @@ def dealer(match: Match) -> FairSeeds | random.SystemRandom:
     return seeds if seeds is not None else random.SystemRandom()
 
 
-def finish_match(table: Table) -> int | None:
-    """Places from the engine's standings; the table waits for a rematch. Returns the match's id if its
-    ratings are to be applied (a rated match)."""
+def finish_match(table: Table) -> MatchFinished:
+    """Places from the engine's standings; the table waits for a rematch. Returns what the listeners
+    hear of it (the leaderboards rate it if it is rated)."""
     match = table.match
     assert match is not None
     engine_match = EngineMatch.from_dict(match.state)
     standings = {standing.seat: standing for standing in engine_match.standings()}
-    for player in MatchPlayer.objects.filter(match=match):
+    places = []
+    for player in MatchPlayer.objects.filter(match=match):  # in seat order (the model's)
         standing = standings[player.seat]
         player.points = standing.points
         player.place = standing.place
         player.left = standing.left
         player.save(update_fields=["points", "place", "left"])
+        places.append(Placing(player.seat, player.user_id, standing.place, standing.points, standing.left))
     match.finished_at = timezone.now()
     match.save(update_fields=["finished_at"])
     table.status = Table.Status.FINISHED
     table.due_action, table.due_at = Due.NOTHING, None
-    return match.pk if match.rated else None
+    return MatchFinished(match.pk, table.pk, match.game, match.rated, tuple(places))
+
+
+def aborted(table: Table, match: Match) -> MatchFinished:
+    """What the listeners hear of an aborted match: who sat where (from the seating at hand, no query),
+    and no places; the seat that ended it by standing up is out of it."""
+    gone = None if match.aborted == rated.ABORT_ABSENT else match.aborted_seat
+    places = tuple(
+        Placing(seat["index"], seat["user_id"], left=bool(seat["left"]) or seat["index"] == gone)
+        for seat in table.seating
+    )
+    return MatchFinished(match.pk, table.pk, match.game, match.rated, places, aborted=match.aborted)
 
 
 def in_abort_window(table: Table) -> bool:
@@ -123,10 +138,11 @@ def in_abort_window(table: Table) -> bool:
     return rated.leaving_aborts(table, table.current_game, table.match)
 
 
-def abort_absent(table: Table, seat: int) -> None:
+def abort_absent(table: Table, seat: int) -> MatchFinished:
     """The rated match ends here, aborted (SPEC 11), at the end of its first game: `seat` did not make
     its own turns in it (everyone closed their pages and autopilot played it out). No places, no rating;
-    nobody has left. The caller saves the table (with `rated`) and registers the effects."""
+    nobody has left. The caller saves the table (with `rated`) and registers the effects with the event
+    returned."""
     match = table.match
     assert match is not None
     match.rated = False
@@ -137,13 +153,14 @@ def abort_absent(table: Table, seat: int) -> None:
     table.rated = False
     table.status = Table.Status.FINISHED
     table.due_action, table.due_at = Due.NOTHING, None
+    return aborted(table, match)
 
 
-def abort_match(table: Table, seat: Seat, reason: str) -> None:
+def abort_match(table: Table, seat: Seat, reason: str) -> MatchFinished:
     """The match ends here, aborted (SPEC 11): `seat` stood up before the abort window closed. No places,
     no rating, nothing for the leaderboards; the match says who ended it and why (`reason`, a code of
     apps/tables/rated.py). The seat is out of the match; the table waits for a rematch or a new match.
-    The caller saves the table and the seating and registers the effects."""
+    The caller saves the table and the seating and registers the effects with the event returned."""
     match = table.match
     assert match is not None
     match.state = EngineMatch.from_dict(match.state).leave(seat.index).to_dict()
@@ -163,3 +180,4 @@ def abort_match(table: Table, seat: Seat, reason: str) -> None:
     table.rated = False
     table.status = Table.Status.FINISHED
     table.due_action, table.due_at = Due.NOTHING, None
+    return aborted(table, match)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User
 from apps.engine.match import Match as EngineMatch
 from apps.tables import effects, fairness, rated
+from apps.tables.events import SeatChanged
 from apps.tables.models import FairDeal, Match, MatchPlayer, Seat, Table
 from apps.tables.options import PACES
 from apps.tables.services.errors import NotAllowed, TableError
@@ -75,7 +76,7 @@ def start(table: Table, rows: list[Seat], now: datetime | None = None) -> Match:
     fair = fairness.deal_open(match=match, seats=rows, now=now)
     if fairness.seeds_due(fair, now):  # no human seat to wait for, or no window (TABLE_FAIR_SEED_SECONDS = 0)
         game, state = deal_first_game(table, match, fair, now)
-        effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+        effects.after_commit(table, frames=effects.Frames(game, match, state))
     else:
         table.due_action, table.due_at = Due.DEAL, fair.seeds_until
         bump(table)
@@ -103,7 +104,7 @@ def table_seed(*, table_id: int, by: User, seed: object) -> None:
             match = table.match
             assert match is not None
             game, state = deal_first_game(table, match, fair, timezone.now())
-            effects.after_commit(table, game=game, match=match, state=state, rows_at_hand=True)
+            effects.after_commit(table, frames=effects.Frames(game, match, state))
         else:  # the table's row is written with the seed, so that a service waiting for the lock reads both again
             table.save(update_fields=["updated_at"])
 
@@ -192,9 +193,11 @@ def table_new_match(*, table_id: int, by: User) -> Table:
         if table.status != Table.Status.FINISHED:
             raise NotAllowed(_("A new match can start once this one is over."))
         rows = seats(table)
+        freed = []
         for seat in rows:
             stays = seat.bot_level or seat.user_id == by.pk or (seat.rematch and not seat.left_match)
             if not stays and not seat.is_empty:
+                freed.append(SeatChanged(table.pk, seat.index, seat.user_id, seated=False))
                 free_seat(seat)
         again(table, rows)
         if all(not seat.is_empty for seat in rows):
@@ -204,5 +207,5 @@ def table_new_match(*, table_id: int, by: User) -> Table:
             check_host_limit(by)  # it waits for players: one more unstarted table of this host
             bump(table)
             table.save()
-            effects.after_commit(table)
+            effects.after_commit(table, events=freed)
     return table

@@ -9,6 +9,7 @@ saved and published once, after the commit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +18,9 @@ from django.utils import timezone
 from apps.engine.game import Leave, Move, Rules
 from apps.engine.match import Match as EngineMatch
 from apps.lib import metrics
+from apps.lib.events import Event
 from apps.tables import effects, history, rated
+from apps.tables.events import GameFinished
 from apps.tables.models import Game, MoveLog, Table
 from apps.tables.services import sql
 from apps.tables.services.flow import Due, abort_absent, finish_match, schedule, seconds
@@ -49,10 +52,11 @@ def apply_and_save(
     client_id: str = "",
     now: datetime | None = None,
     table_fields: tuple[str, ...] = (),
+    events: Sequence[Event] = (),
 ) -> None:
     """Apply one move to the locked table's current game, log it, decide what is due next, save, and
     register the effects. `now` is the table's clock (the sweep passes its own; tests a fake one);
-    `table_fields` are further table columns the caller changed."""
+    `table_fields` are further table columns the caller changed, `events` what else it has to tell."""
     game = table.current_game
     assert game is not None
     before_to_move = rules.to_move(state)
@@ -91,11 +95,8 @@ def apply_and_save(
     public = rules.view_for(after, None)  # also the spectators' frame, after the commit
     game.log = history.kept(game.log, history.entries(rules.view_for(state, None), public))
     game_fields.append("log")
-    rated_match = None
-    finished = None
     match = table.match
     if rules.is_over(after):
-        finished = game.pk
         result = rules.result(after)
         assert result is not None and match is not None
         game.result = result.to_dict()
@@ -105,12 +106,13 @@ def apply_and_save(
         engine_match = EngineMatch.from_dict(match.state).finish_game(after)
         match.state = engine_match.to_dict()
         match.save(update_fields=["state"])
+        events = (*events, GameFinished(game.pk, match.pk, table.pk))
         absent = rated.absent_seat(table.seating, game.own_turns or ()) if counts_own_turns(table, game) else None
         if absent is not None:  # SPEC 11: a rated match nobody played is aborted, however it ends
-            abort_absent(table, absent)
+            events = (*events, abort_absent(table, absent))
             table_fields = (*table_fields, "rated")
         elif engine_match.is_over:
-            rated_match = finish_match(table)
+            events = (*events, finish_match(table))
         else:
             table.due_action = Due.NEXT_GAME
             table.due_at = now + seconds("TABLE_NEXT_GAME_DELAY", 20)
@@ -121,11 +123,6 @@ def apply_and_save(
     effects.after_commit(
         table,
         lobby=table.status != status_before or "seating" in table_fields,
-        game=game,
-        match=match,
-        state=after,
-        public=public,
-        rows_at_hand=True,
-        rated_match_finished=rated_match,
-        game_finished=finished,
+        frames=effects.Frames(game, match, after, public),
+        events=events,
     )

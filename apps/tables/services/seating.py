@@ -15,7 +15,9 @@ from apps.catalog.data import game_name
 from apps.engine.bots import bot_levels
 from apps.engine.game import Leave, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
+from apps.lib.events import Event
 from apps.tables import effects, rated
+from apps.tables.events import InvitationChanged, SeatChanged, TableClosed
 from apps.tables.models import BotLevel, FairDeal, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.options import MATCH_LENGTHS, PACES
 from apps.tables.services.errors import NotAllowed, TableError, TableNotFound
@@ -117,7 +119,13 @@ def table_open(
         Seat.objects.bulk_create(rows)
         save_seating(table, rows)
         table.save(update_fields=list(SEATING_FIELDS))
-        effects.after_commit(table, invitations=[user.pk for user in invite.values()])
+        effects.after_commit(
+            table,
+            events=(
+                SeatChanged(table.pk, 0, by.pk, seated=True),
+                *(InvitationChanged(table.pk, user.pk) for user in invite.values()),
+            ),
+        )
     return table
 
 
@@ -188,7 +196,10 @@ def sit(table: Table, rows: list[Seat], seat: Seat, by: User) -> Seat:
     save_seating(table, rows)
     bump(table)
     table.save(update_fields=["version", *SEATING_FIELDS, "updated_at"])
-    effects.after_commit(table, invitations=[was_invited] if was_invited else [])
+    events: list[Event] = [SeatChanged(table.pk, seat.index, by.pk, seated=True)]
+    if was_invited:
+        events.append(InvitationChanged(table.pk, was_invited))
+    effects.after_commit(table, events=events)
     return seat
 
 
@@ -201,7 +212,7 @@ def invitation_withdraw(table: Table, rows: list[Seat], seat: Seat) -> None:
     save_seating(table, rows)
     bump(table)
     table.save(update_fields=["version", *SEATING_FIELDS, "updated_at"])
-    effects.after_commit(table, invitations=[user_id] if user_id else [])
+    effects.after_commit(table, events=[InvitationChanged(table.pk, user_id)] if user_id else [])
 
 
 def _invited(table: Table, by: User) -> tuple[list[Seat], Seat]:
@@ -300,13 +311,14 @@ def remove_seat(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> No
 
 
 def stand_up(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
+    stood_up = SeatChanged(table.pk, seat.index, seat.user_id, seated=False)
     if table.status == Table.Status.PLAYING and not seat.left_match and in_abort_window(table):
         # Before every person at a rated table has played a few turns: the match is aborted, not lost.
-        abort_match(table, seat, rated.ABORT_REMOVED if actor == Actor.MODERATOR else rated.ABORT_LEFT)
+        ended = abort_match(table, seat, rated.ABORT_REMOVED if actor == Actor.MODERATOR else rated.ABORT_LEFT)
         save_seating(table, rows)
         bump(table)
         table.save()
-        effects.after_commit(table)
+        effects.after_commit(table, events=(stood_up, ended))
         return
     if table.status == Table.Status.PLAYING and table.current_game is None and table.due_action == Due.DEAL:
         # Standing up while the seeds are taken ends the window: the first game is dealt to every seat
@@ -327,13 +339,17 @@ def stand_up(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
         save_seating(table, rows)
         MatchPlayer.objects.filter(match_id=table.match_id, seat=seat.index).update(left=True)
         if not rules.is_over(state) and not rules.has_left(state, seat.index):
-            apply_and_save(table, rules, state, seat.index, Leave(), actor=actor, table_fields=("seating",))
+            apply_and_save(
+                table, rules, state, seat.index, Leave(), actor=actor, table_fields=("seating",), events=(stood_up,)
+            )
             return
         # Between two games of the match: the next deal leaves the seat out.
-        rated_match = finish_match(table) if EngineMatch.from_dict(match.state).is_over else None
+        events: list[Event] = [stood_up]
+        if EngineMatch.from_dict(match.state).is_over:
+            events.append(finish_match(table))
         bump(table)
         table.save()
-        effects.after_commit(table, rated_match_finished=rated_match)
+        effects.after_commit(table, events=events)
         return
     if table.status == Table.Status.PLAYING:
         raise NotAllowed(_("That player has already left the match."))
@@ -343,8 +359,15 @@ def stand_up(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
         _pass_host(table, rows)
     bump(table)
     table.save()
-    closed = table.status == Table.Status.CLOSED
-    effects.after_commit(table, invitations=[s.invited_id for s in rows if s.invited_id] if closed else [])
+    events = [stood_up]
+    if table.status == Table.Status.CLOSED:
+        events += [TableClosed(table.pk, table.closed_reason), *invitations_gone(table, rows)]
+    effects.after_commit(table, events=events)
+
+
+def invitations_gone(table: Table, rows: Sequence[Seat]) -> list[Event]:
+    """The closed table's invitations, gone with it."""
+    return [InvitationChanged(table.pk, seat.invited_id) for seat in rows if seat.invited_id]
 
 
 def table_close(*, table_id: int, by: User, reason: str = "") -> None:
@@ -373,7 +396,9 @@ def close(table: Table, reason: str) -> None:
     table.due_action, table.due_at = Due.NOTHING, None
     bump(table)
     table.save()
-    effects.after_commit(table, invitations=invited)
+    effects.after_commit(
+        table, events=(TableClosed(table.pk, reason), *(InvitationChanged(table.pk, user_id) for user_id in invited))
+    )
 
 
 def has_human(rows: Sequence[Seat]) -> bool:
