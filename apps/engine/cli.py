@@ -16,6 +16,7 @@ from apps.engine.bots import simulate
 from apps.engine.command_input import CommandError, read_json
 from apps.engine.errors import EngineError
 from apps.engine.game import JSON, game_slugs, get_rules
+from apps.engine.puzzles import command as puzzles_command
 from apps.engine.rearrange import command as rearrange_command
 from apps.engine.records import GameRecord, replay
 from apps.engine.review import command as review_command
@@ -71,6 +72,7 @@ COMMANDS: dict[str, tuple[str, AddArguments, Run]] = {
     "solve": ("the best play of the Rearrange game from a table and a rack", rearrange_command.add_arguments, rearrange_command.run),
     "review": ("every turn of a game record: what was played and the best play from the seat's view", review_command.review_arguments, review_command.review_run),
     "hint": ("the best play for a seat to move, from its view only", review_command.hint_arguments, review_command.hint_run),
+    "puzzles": ("make puzzles from self-play (generate) or recheck a file of them (check)", puzzles_command.add_arguments, puzzles_command.run),
 }
 
 
