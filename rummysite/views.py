@@ -72,7 +72,7 @@ def _check_database() -> None:
 def _check_live_bus() -> None:
     """The live bus reaches Redis (on the embedded default it is the process itself: nothing to check)."""
     found = bus()
-    if isinstance(found, RedisBus) and not found.client.ping():
+    if isinstance(found, RedisBus) and not found.ping():
         raise RuntimeError("Redis did not answer PING")
 
 

@@ -146,6 +146,8 @@ class Rooms:
         if room is None:
             room = self.rooms[table_id] = Room(table_id)
             bus().listen(table_topic(table_id), self._listener(room))
+            # A change published before the subscription reached Redis is lost: check once it has.
+            bus().after_subscribing(table_topic(table_id), self.wake.set)
             made = room  # the closure keeps this room, not whichever has the id later
             room.presence = Presence(table_id, lambda: made.published["seats"], lambda text: self.spawn(made.tell_presence(text)))
             room.presence.start()
