@@ -156,10 +156,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.redis_url()
 
-# The live bus (apps/live/bus.py): one Redis pub/sub channel carries every table's changes to every web
-# process. Pub/sub channels are shared by all databases of a Redis server, so the channel's name says
-# whose it is (the database and the Redis db): two sites, or two test runs, on one Redis never mix.
+# The live bus (apps/live/bus.py): one Redis pub/sub channel per topic (a table, a user, the lobby), each
+# web process subscribed to those it has sockets for. Pub/sub channels are shared by all databases of a
+# Redis server, so LIVE_BUS_CHANNEL, the channels' prefix, says whose they are (the database and the Redis
+# db): two sites, or two test runs, on one Redis never mix. REDIS_BUS_URLS (comma-separated) spreads the
+# topics over several Redis servers by a stable hash; every process of the site needs the same list, in
+# the same order. By default the bus is on REDIS_URL.
 LIVE_BUS_URL = REDIS_URL
+LIVE_BUS_URLS = env.get_list("REDIS_BUS_URLS", [REDIS_URL] if REDIS_URL else [])
+if any(not url.startswith(("redis://", "rediss://", "unix://")) for url in LIVE_BUS_URLS):
+    raise ImproperlyConfigured("REDIS_BUS_URLS must list Redis URLs: redis://HOST:PORT/DB,redis://HOST:PORT/DB")
 LIVE_BUS_CHANNEL = env.get_str(
     "LIVE_BUS_CHANNEL", f"rummy-live:{DATABASES['default']['NAME']}:{(REDIS_URL or '').rsplit('/', 1)[-1]}"
 )
