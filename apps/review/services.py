@@ -142,14 +142,14 @@ def _used_up() -> HintsUsedUp:
     return HintsUsedUp(_("You have used your %(count)s hints for this game.") % {"count": HINTS_PER_GAME})
 
 
-def _hints_used(game_id: int | None, seat: int) -> int:
+def _hints_used(game_id: int, seat: int) -> int:
     return HintUse.objects.filter(game_id=game_id, seat=seat).count()
 
 
-def _position(table_id: int, user: Any) -> selectors.SeatPosition:
-    """The table as the user sees it, checked: a player of an unrated table, in a game in progress. A
-    private table the user has no seat at is refused exactly as a table that does not exist (its id
-    stays secret), moderators excepted."""
+def _position(table_id: int, user: Any) -> tuple[selectors.SeatPosition, int, int]:
+    """The table as the user sees it, checked: a player of an unrated table, in a game in progress (with
+    the user's seat and the game's id, which a checked position has). A private table the user has no
+    seat at is refused exactly as a table that does not exist (its id stays secret), moderators excepted."""
     position = selectors.seat_position(table_id, user)
     if position is None or (position.private and position.seat is None and not getattr(user, "is_staff", False)):
         raise NoHintNow(_("There is no table %(id)s.") % {"id": table_id})
@@ -157,19 +157,19 @@ def _position(table_id: int, user: Any) -> selectors.SeatPosition:
         raise HintForPlayersOnly(_("Hints are for the players at the table, not for spectators."))
     if position.rated:
         raise HintsOff(_("There are no hints at rated tables."))
-    if not position.playing or position.left_match:
+    if not position.playing or position.left_match or position.game_id is None:
         raise NoHintNow(_("You have no game in progress at this table."))
-    return position
+    return position, position.seat, position.game_id
 
 
 def hint_status(*, table_id: int, user: Any) -> dict[str, Any]:
     """Whether the user may ask for a hint at this table now, and how many are left in this game."""
     try:
-        position = _position(table_id, user)
+        _position_now, seat, game_id = _position(table_id, user)
     except HintRefused as error:
         return {"available": False, "code": error.error_code, "message": str(error), "left": 0}
-    left = max(0, HINTS_PER_GAME - _hints_used(position.game_id, position.seat or 0))
-    return {"available": left > 0, "code": "", "message": "", "left": left, "game": position.game_id}
+    left = max(0, HINTS_PER_GAME - _hints_used(game_id, seat))
+    return {"available": left > 0, "code": "", "message": "", "left": left, "game": game_id}
 
 
 @dataclass(frozen=True)
@@ -199,9 +199,8 @@ def hint_reserve(*, table_id: int, by: Any) -> HintTicket:
     the cache is Redis on the real stack) and store the hint's row, all before any search: twenty
     requests at once cost at most one search, and never more than the hints left. Raises a HintRefused,
     and then nothing is held."""
-    position = _position(table_id, by)
-    seat = position.seat
-    assert seat is not None and position.state is not None and position.game_id is not None
+    position, seat, game_id = _position(table_id, by)
+    assert position.state is not None  # a game in progress has its state
     rules = get_rules(position.game_slug)
     state = rules.from_dict(position.state)
     if rules.to_move(state) != seat:
@@ -209,26 +208,26 @@ def hint_reserve(*, table_id: int, by: Any) -> HintTicket:
     if not cache.add(_search_lock(by.pk), 1, timeout=SEARCH_LOCK_SECONDS):
         raise HintInProgress(_("Your last hint is still being looked for: wait for it."))
     try:
-        number = _reserve_number(position, seat, by)
+        number = _reserve_number(position, game_id, seat, by)
     except BaseException:
         hint_search_done(by.pk)
         raise
-    return HintTicket(table_id, position.game_id, seat, by.pk, number, position.version, rules.view_for(state, seat))
+    return HintTicket(table_id, game_id, seat, by.pk, number, position.version, rules.view_for(state, seat))
 
 
-def _reserve_number(position: selectors.SeatPosition, seat: int, user: Any) -> int:
+def _reserve_number(position: selectors.SeatPosition, game_id: int, seat: int, user: Any) -> int:
     """Store the hint's row under the lowest free number and return it. The database refuses a number
     taken at the same moment (unique) and one beyond the limit (a check): whoever stores it has it. A
     number given back (`hint_give_back`) is free again."""
     for _attempt in range(HINTS_PER_GAME + 1):  # each failure is a number someone else just took
-        taken = set(HintUse.objects.filter(game_id=position.game_id, seat=seat).values_list("number", flat=True))
+        taken = set(HintUse.objects.filter(game_id=game_id, seat=seat).values_list("number", flat=True))
         free = [number for number in range(1, HINTS_PER_GAME + 1) if number not in taken]
         if not free:
             break
         try:
             with transaction.atomic():
                 HintUse.objects.create(
-                    game_id=position.game_id, seat=seat, user=user, number=free[0], move=position.moves, version=position.version
+                    game_id=game_id, seat=seat, user=user, number=free[0], move=position.moves, version=position.version
                 )
             return free[0]
         except IntegrityError:
