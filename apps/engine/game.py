@@ -398,7 +398,8 @@ class Rules(ABC, Generic[StateT]):
 # ---------------------------------------------------------------------------------------------------
 # The registry
 
-#: slug -> the module that defines `RULES`. Modules are imported on first use.
+#: slug -> the game's package, which defines `RULES` (and holds the game's `bots` and `review`). Modules
+#: are imported on first use. A new game is one package and one line here (docs/adding-a-game.md).
 _GAME_MODULES: dict[str, str] = {
     "tile-rummy": "apps.engine.house",
     "tile-rummy-rearrange": "apps.engine.rearrange",
@@ -408,6 +409,12 @@ _GAME_MODULES: dict[str, str] = {
 def game_slugs() -> tuple[str, ...]:
     """Every game of the catalog, available or not yet."""
     return tuple(_GAME_MODULES)
+
+
+def game_package(slug: str) -> str | None:
+    """The engine package of the game `slug` (its `RULES`, and beside them its `bots` and `review`), or
+    None for an unknown game."""
+    return _GAME_MODULES.get(slug)
 
 
 def get_rules(slug: str) -> Rules[Any]:

@@ -18,7 +18,7 @@ import random
 from typing import Protocol
 
 from apps.engine.errors import InvalidMove
-from apps.engine.game import JSON, Move
+from apps.engine.game import JSON, Move, game_package, game_slugs
 
 BOT_LEVELS: tuple[str, ...] = ("easy", "hard")
 
@@ -33,27 +33,34 @@ class Bot(Protocol):
         ...
 
 
-#: (game slug, level) -> "module:class". Modules are imported on first use, so a game that is not
-#: available yet only fails when one of its bots is asked for.
-_BOTS: dict[tuple[str, str], str] = {
-    ("tile-rummy", "easy"): "apps.engine.house.bots.easy:EasyHouseBot",
-    ("tile-rummy", "hard"): "apps.engine.house.bots.hard:HardHouseBot",
-    ("tile-rummy-rearrange", "easy"): "apps.engine.rearrange.bots.easy:EasyRearrangeBot",
-    ("tile-rummy-rearrange", "hard"): "apps.engine.rearrange.bots.hard:HardRearrangeBot",
-    ("tile-rummy-rearrange", "greedy"): "apps.engine.rearrange.bots.greedy:GreedyRearrangeBot",
-}
+def _bots_of(slug: str) -> dict[str, str]:
+    """The bots of game `slug`, level -> "module:class", as its own package lists them (`BOTS` in
+    `<game package>.bots`; see `apps.engine.game.game_package`), or nothing for an unknown game or one
+    without bots. Only that list is imported here: a bot's module is imported when it is asked for."""
+    package = game_package(slug)
+    if package is None:
+        return {}
+    name = f"{package}.bots"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name not in (package, name):
+            raise
+        return {}
+    bots: dict[str, str] = getattr(module, "BOTS", {})
+    return bots
 
 
 def bot_levels(slug: str) -> tuple[str, ...]:
     """Every level with a bot for `slug`, benchmark-only levels included."""
-    return tuple(level for game, level in _BOTS if game == slug)
+    return tuple(_bots_of(slug))
 
 
 def get_bot(slug: str, level: str) -> Bot:
     """The bot of game `slug` at `level`. Raises InvalidMove for an unknown game or level."""
-    target = _BOTS.get((slug, level))
+    target = _bots_of(slug).get(level)
     if target is None:
-        games = sorted({game for game, _ in _BOTS})
+        games = sorted(game for game in game_slugs() if _bots_of(game))
         if slug not in games:
             raise InvalidMove(f"There are no bots for the game {slug!r}: bots play {', '.join(games)}", "no_bots", game=slug, games=", ".join(games))
         raise InvalidMove(

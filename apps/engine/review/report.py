@@ -8,7 +8,7 @@ seat's summary. Hints a player used are read from the record's `info.hints` (doc
 marked on their turns.
 
 Each game has a judge in its own package (`apps.engine.house.review.JUDGE`,
-`apps.engine.rearrange.review.JUDGE`), looked up by slug and imported on first use: what a turn placed
+`apps.engine.rearrange.review.JUDGE`), found from the slug and imported on first use: what a turn placed
 (`played`), the best play from the turn's views (`best`), and a hint from a view (`hint`). This module is
 the plumbing every game's review shares; it names no game's search.
 """
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from apps.engine.errors import IllegalMove, InvalidMove
-from apps.engine.game import JSON, get_rules
+from apps.engine.game import JSON, game_package, get_rules
 from apps.engine.records import GameRecord
 from apps.engine.review.plays import Placed, Suggestion, notation
 from apps.engine.review.turns import Turn, turns_of
@@ -33,19 +33,19 @@ class Judge(Protocol):
     def hint(self, view: JSON) -> Suggestion: ...
 
 
-#: slug -> the module that defines the game's `JUDGE` (in the game's own package), imported on first use.
-_JUDGES: dict[str, str] = {
-    "tile-rummy": "apps.engine.house.review",
-    "tile-rummy-rearrange": "apps.engine.rearrange.review",
-}
-
-
 def judge_of(slug: str) -> Judge:
+    """The judge of game `slug`: `JUDGE` in its package's `review` module (`<game package>.review`; see
+    `apps.engine.game.game_package`), imported on first use."""
     get_rules(slug)  # an unknown game gets the registry's own message
-    module_name = _JUDGES.get(slug)
-    if module_name is None:
-        raise InvalidMove(f"The game {slug!r} has no review yet", "no_review", game=slug)
-    judge: Judge = importlib.import_module(module_name).JUDGE
+    package = game_package(slug)
+    name = f"{package}.review"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:
+            raise
+        raise InvalidMove(f"The game {slug!r} has no review yet", "no_review", game=slug) from None
+    judge: Judge = module.JUDGE
     return judge
 
 

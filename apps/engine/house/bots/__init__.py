@@ -8,3 +8,10 @@
 | `open.py` | how near a rack is to opening: what Hard discards before it has opened |
 | `plan.py` | the melds a rack can make and what keeping a tile is worth |
 """
+
+#: level -> "module:class": the levels this game's bots play, found by `apps.engine.bots.get_bot` (a bot's
+#: module is imported when it is asked for).
+BOTS: dict[str, str] = {
+    "easy": "apps.engine.house.bots.easy:EasyHouseBot",
+    "hard": "apps.engine.house.bots.hard:HardHouseBot",
+}

@@ -9,3 +9,11 @@
 | `search.py` | the play-outs Hard ranks candidates with, on faces |
 | `value.py` | the position value (a small network; its weights in `value.json`, beside it) |
 """
+
+#: level -> "module:class": the levels this game's bots play, found by `apps.engine.bots.get_bot` (a bot's
+#: module is imported when it is asked for).
+BOTS: dict[str, str] = {
+    "easy": "apps.engine.rearrange.bots.easy:EasyRearrangeBot",
+    "hard": "apps.engine.rearrange.bots.hard:HardRearrangeBot",
+    "greedy": "apps.engine.rearrange.bots.greedy:GreedyRearrangeBot",
+}
