@@ -4,6 +4,7 @@
 // the hints and refuses them at rated tables; this module only shows what it answers.
 
 import { h } from "./dom.js";
+import { gameTable } from "./games.js";
 import { t, tn } from "./i18n.js";
 import { tileElement } from "./tiles.js";
 
@@ -157,9 +158,9 @@ export class Hints {
       this.mark([]);
       return;
     }
-    const rearrange = this.frame.table.game === "tile-rummy-rearrange";
+    const wholeTable = gameTable(this.frame.table.game).hintShows === "table";
     const summary = hint.tiles > 0 ? tn("tip_places", hint.tiles, { points: hint.points }) : t("tip_nothing");
-    const body = rearrange ? this.targetTable(hint) : this.steps(hint);
+    const body = wholeTable ? this.targetTable(hint) : this.steps(hint);
     const more = hint.moves[this.done] !== undefined && !(hint.moves.length === 1 && hint.moves[0] === "draw");
     this.panel.replaceChildren(
       h("div", { class: "hint-panel__head" },
@@ -168,7 +169,7 @@ export class Hints {
       body,
       h("div", { class: "hint-panel__actions" },
         more ? h("button", { type: "button", class: "button button--primary button--small", dataset: { key: "hint-play" }, onclick: () => this.play() },
-          rearrange || hint.moves.length === 1 ? t("tip_play") : t("tip_play_step")) : null,
+          wholeTable || hint.moves.length === 1 ? t("tip_play") : t("tip_play_step")) : null,
         h("button", { type: "button", class: "button button--small button--ghost", dataset: { key: "hint-close" }, onclick: () => this.close() }, t("tip_close"))),
     );
     this.mark(hint.placed);

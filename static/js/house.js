@@ -7,14 +7,26 @@ import { GameTable, actionButton, openingMeter, pileSpot } from "./game-table.js
 import { t, tn } from "./i18n.js";
 import { seatColourClass } from "./seats.js";
 import {
-  HOUSE, arrangeMeld, contains, layOffSides, openingTotal, readMeld, tileElement, tileName, tileNames,
+  arrangeMeld, contains, layOffSides, openingTotal, readMeld, tileElement, tileName, tileNames,
 } from "./tiles.js";
 import { restoreRoving, rovingGroup } from "./roving.js";
 import { seatName } from "./names.js";
 
-const OPENING = 45;
+/** The house game's meld rules, for reading a meld being assembled (tiles.js): a 1 may follow 13; a run
+ * tile is worth 5 (1-9) or 10 (10-13, and a 1 after 13), a set of 1s 25 a tile. */
+export const HOUSE_MELDS = {
+  wrap: true,
+  jokerLimits: true,
+  maxRank: 14,
+  runValue: (rank) => (rank >= 10 ? 10 : 5),
+  setValue: (number) => (number === 1 ? 25 : number >= 10 ? 10 : 5),
+};
 
 export class HouseTable extends GameTable {
+  /** How a game ended, in the player's words (results.js), and a hint shown as its moves (hints.js). */
+  static reasons = { out_you: "reason_out_you", out: "reason_out", pile: "reason_pile" };
+  static hintShows = "steps";
+
   constructor(page) {
     super(page);
     this.gameKey = null;
@@ -177,8 +189,8 @@ export class HouseTable extends GameTable {
       return needed.length === faces.length && contains(needed, faces);
     });
     if (joker) return true;
-    const sides = layOffSides(meld.tiles, faces, HOUSE);
-    return readMeld([...sides.before, ...meld.tiles, ...sides.after], HOUSE).ok;
+    const sides = layOffSides(meld.tiles, faces, HOUSE_MELDS);
+    return readMeld([...sides.before, ...meld.tiles, ...sides.after], HOUSE_MELDS).ok;
   }
 
   onMeldClick(event) {
@@ -207,7 +219,7 @@ export class HouseTable extends GameTable {
       this.page.move(`joker ${index} ${faces.join(" ")}`);
       return;
     }
-    const sides = layOffSides(meld.tiles, faces, HOUSE, preferBefore);
+    const sides = layOffSides(meld.tiles, faces, HOUSE_MELDS, preferBefore);
     const text = sides.before.length
       ? `add ${index} ${sides.before.join(" ")} ..${sides.after.length ? " " + sides.after.join(" ") : ""}`
       : `add ${index} ${sides.after.join(" ")}`;
@@ -244,12 +256,13 @@ export class HouseTable extends GameTable {
     tray.hidden = !show;
     if (!show) return;
     const melds = this.tray.map((meld) => meld.faces);
-    const sum = openingTotal(melds, HOUSE);
-    const ready = sum.points >= OPENING && sum.hasRun && sum.allOk;
-    const meter = openingMeter({ points: sum.points, needed: OPENING, ready, notes: sum.hasRun ? [] : [t("needs_a_run")] });
+    const sum = openingTotal(melds, HOUSE_MELDS);
+    const needed = this.view.opening_minimum;
+    const ready = sum.points >= needed && sum.hasRun && sum.allOk;
+    const meter = openingMeter({ points: sum.points, needed, ready, notes: sum.hasRun ? [] : [t("needs_a_run")] });
     const list = h("ul", { class: "tray__melds", dataset: { drop: "tray" } });
     this.tray.forEach((meld, index) => {
-      const read = readMeld(meld.faces, HOUSE);
+      const read = readMeld(meld.faces, HOUSE_MELDS);
       const item = h("li", { class: `tray__meld${read.ok ? "" : " is-invalid"}` });
       const tiles = h("span", { class: "meld__tiles" });
       for (const face of meld.faces) tiles.append(tileElement(face, { inert: true, className: "tile--small" }));
@@ -313,8 +326,8 @@ export class HouseTable extends GameTable {
     }
     const names = tileNames(faces);
     if (this.takeMode) {
-      const arranged = arrangeMeld([...faces, this.topDiscard()], HOUSE);
-      const read = readMeld(arranged, HOUSE);
+      const arranged = arrangeMeld([...faces, this.topDiscard()], HOUSE_MELDS);
+      const read = readMeld(arranged, HOUSE_MELDS);
       return read.ok ? t("hint_meld_ok", { kind: t(read.kind), points: read.points }) : t("hint_not_meld");
     }
     if (faces.length === 1) {
@@ -322,7 +335,7 @@ export class HouseTable extends GameTable {
       return t("hint_selected", { tiles: names });
     }
     if (faces.length >= 3) {
-      const read = readMeld(arrangeMeld(faces, HOUSE), HOUSE);
+      const read = readMeld(arrangeMeld(faces, HOUSE_MELDS), HOUSE_MELDS);
       if (read.ok) return t("hint_meld_ok", { kind: t(read.kind), points: read.points });
       return this.can("add") ? t("hint_not_meld_layoff") : t("hint_not_meld");
     }
@@ -349,7 +362,7 @@ export class HouseTable extends GameTable {
       this.page.toast(t("select_three"));
       return;
     }
-    this.page.move(`lay ${arrangeMeld(faces, HOUSE).join(" ")}`);
+    this.page.move(`lay ${arrangeMeld(faces, HOUSE_MELDS).join(" ")}`);
   }
 
   take(faces = this.rack.selectedFaces()) {
@@ -358,13 +371,13 @@ export class HouseTable extends GameTable {
       this.page.toast(t("hint_take_select"));
       return;
     }
-    this.page.move(`take ${arrangeMeld([...faces, top], HOUSE).join(" ")}`);
+    this.page.move(`take ${arrangeMeld([...faces, top], HOUSE_MELDS).join(" ")}`);
   }
 
   /** Display only: do these tiles read as one meld (the button that adds them to the opening lights
    * up only then)? The server checks the opening when it is laid. */
   makesAMeld(faces) {
-    return faces.length >= 3 && readMeld(arrangeMeld(faces, HOUSE), HOUSE).ok;
+    return faces.length >= 3 && readMeld(arrangeMeld(faces, HOUSE_MELDS), HOUSE_MELDS).ok;
   }
 
   addToTray(ids = this.rack.selectedIds()) {
@@ -376,7 +389,7 @@ export class HouseTable extends GameTable {
       this.page.toast(t("hint_not_meld"));
       return;
     }
-    const faces = arrangeMeld(ids.map((id) => this.rack.faceOf(id)), HOUSE);
+    const faces = arrangeMeld(ids.map((id) => this.rack.faceOf(id)), HOUSE_MELDS);
     // Keep each id with its face, in the arranged order.
     const left = [...ids];
     const ordered = faces.map((face) => {

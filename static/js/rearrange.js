@@ -12,12 +12,26 @@ import { focusedKey, h } from "./dom.js";
 import { GameTable, actionButton, openingMeter, pileSpot } from "./game-table.js";
 import { t, tn } from "./i18n.js";
 import { restoreRoving, rovingGroup } from "./roving.js";
-import { REARRANGE, arrangeMeld, readMeld, tileElement, tileName, tileNames } from "./tiles.js";
+import { arrangeMeld, readMeld, tileElement, tileName, tileNames } from "./tiles.js";
 import { seatName } from "./names.js";
 
 const DRAFT_DELAY_MS = 600;
 
+/** The Rearrange game's meld rules, for reading a set changed on the scratchpad (tiles.js): 1 is lowest
+ * and 13 highest, two jokers may share a set, a tile is worth its number. */
+export const REARRANGE_MELDS = {
+  wrap: false,
+  jokerLimits: false,
+  maxRank: 13,
+  runValue: (rank) => rank,
+  setValue: (number) => number,
+};
+
 export class RearrangeTable extends GameTable {
+  /** How a game ended, in the player's words (results.js), and a hint shown as the table after it (hints.js). */
+  static reasons = { out_you: "reason_out_rr_you", out: "reason_out_rr", pile: "reason_pile_rr" };
+  static hintShows = "table";
+
   constructor(page) {
     super(page);
     this.turnKey = null; // the turn the scratchpad belongs to
@@ -79,6 +93,8 @@ export class RearrangeTable extends GameTable {
       tiles: meld.tiles.map((face, at) => ({ id: `t${this.nextKey++}`, face, from: "table", changed: Boolean(marks[index] && marks[index][at]) })),
     }));
     this.startWork = clone(this.work);
+    // The server's reading of each set as the turn found it, kept while the set is left as it was.
+    this.served = new Map(this.work.map((set, index) => [set.key, { ids: idsOf(set), reading: served(this.view.table[index]) }]));
     this.history = [];
     this.picked.clear();
     this.rack.unhideAll();
@@ -152,8 +168,8 @@ export class RearrangeTable extends GameTable {
 
   /** Put a set's tiles in the order they read as a set (a run ascending, jokers in the gaps). */
   arrange(set) {
-    const faces = arrangeMeld(set.tiles.map((tile) => tile.face), REARRANGE);
-    if (!readMeld(faces, REARRANGE).ok) return;
+    const faces = arrangeMeld(set.tiles.map((tile) => tile.face), REARRANGE_MELDS);
+    if (!readMeld(faces, REARRANGE_MELDS).ok) return;
     const left = [...set.tiles];
     set.tiles = faces.map((face) => left.splice(left.findIndex((tile) => tile.face === face), 1)[0]);
   }
@@ -221,10 +237,19 @@ export class RearrangeTable extends GameTable {
     }, DRAFT_DELAY_MS);
   }
 
+  /** How a set reads: the server's reading while it is a set of the table left as it was, else the
+   * page's own (a set the player changed, live while tiles move). */
+  reading(set) {
+    if (set.reading) return set.reading;
+    const kept = this.served && this.served.get(set.key);
+    if (kept && kept.ids === idsOf(set)) return kept.reading;
+    return readMeld(set.tiles.map((tile) => tile.face), REARRANGE_MELDS);
+  }
+
   /** Why End turn is off (the first reason, in the server's order), or null when the table is sound. */
   whyNot() {
     const sets = this.work;
-    const illegal = sets.filter((set) => !readMeld(set.tiles.map((tile) => tile.face), REARRANGE).ok).length;
+    const illegal = sets.filter((set) => !this.reading(set).ok).length;
     if (illegal) return tn("why_not_a_set", illegal);
     const placed = sets.reduce((sum, set) => sum + set.tiles.filter((tile) => tile.from === "rack").length, 0);
     if (!placed) return t("why_nothing_placed");
@@ -243,7 +268,7 @@ export class RearrangeTable extends GameTable {
     return this.work
       .filter((set) => set.tiles.length && set.tiles.every((tile) => tile.from === "rack"))
       .reduce((sum, set) => {
-        const meld = readMeld(set.tiles.map((tile) => tile.face), REARRANGE);
+        const meld = this.reading(set);
         return sum + (meld.ok ? meld.points : 0);
       }, 0);
   }
@@ -306,6 +331,7 @@ export class RearrangeTable extends GameTable {
     return (this.view ? this.view.table : []).map((meld, index) => ({
       key: `v${index}`,
       tiles: meld.tiles.map((face, at) => ({ id: `v${index}-${at}`, face, from: "table", changed: Boolean(marks[index] && marks[index][at]) })),
+      reading: served(meld),
     }));
   }
 
@@ -324,8 +350,7 @@ export class RearrangeTable extends GameTable {
     const sets = this.sets().map((set) => ({ ...set, tiles: set.tiles.map((tile) => ({ ...tile, changed: shown && tile.changed })) }));
     const changedLabel = this.changes.spectator ? t("changed_since_last_turn") : t("changed_since_your_turn");
     const children = sets.map((set, index) => {
-      const faces = set.tiles.map((tile) => tile.face);
-      const meld = readMeld(faces, REARRANGE);
+      const meld = this.reading(set);
       const changed = scratch && set.tiles.some((tile) => tile.from === "rack");
       const group = h("div", {
         class: `meld rset${meld.ok ? "" : " is-invalid"}${changed ? " has-mine" : ""}`,
@@ -491,6 +516,18 @@ export class RearrangeTable extends GameTable {
       default: return false;
     }
   }
+}
+
+/** The server's reading of a set of the view (its kind, value and what each joker stands for), in the
+ * shape of tiles.js's `readMeld`. */
+function served(meld) {
+  const standsFor = meld.tiles.map(() => []);
+  for (const joker of meld.jokers) standsFor[joker.at] = joker.stands_for;
+  return { ok: true, kind: meld.kind, points: meld.points, standsFor };
+}
+
+function idsOf(set) {
+  return set.tiles.map((tile) => tile.id).join(",");
 }
 
 function clone(work) {

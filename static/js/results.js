@@ -2,6 +2,7 @@
 // deal. After the last game: the match results with places, rematch and a new match.
 
 import { h } from "./dom.js";
+import { gameTable } from "./games.js";
 import { has, t, tn } from "./i18n.js";
 import { abortedText, seatName } from "./names.js";
 
@@ -134,12 +135,12 @@ function secondsUntil(iso, serverIso) {
 }
 
 function reasonText(result, names, game, mine) {
-  const rearrange = game === "tile-rummy-rearrange";
+  const words = gameTable(game).reasons;
   if (result.reason === "out" && result.winner !== null && result.winner !== undefined) {
-    if (result.winner === mine) return t(rearrange ? "reason_out_rr_you" : "reason_out_you");
-    return t(rearrange ? "reason_out_rr" : "reason_out", { name: names[result.winner] });
+    if (result.winner === mine) return t(words.out_you);
+    return t(words.out, { name: names[result.winner] });
   }
-  if (result.reason === "pile") return t(rearrange ? "reason_pile_rr" : "reason_pile");
+  if (result.reason === "pile") return t(words.pile);
   if (result.reason === "left") return t("reason_left");
   if (result.reason === "blocked") return t("reason_blocked");
   return "";

@@ -6,12 +6,11 @@ import { Chat } from "./chat.js";
 import { Connection } from "./connection.js";
 import { h } from "./dom.js";
 import { setupFullscreen } from "./fullscreen.js";
-import { HouseTable } from "./house.js";
 import { EventLog } from "./events.js";
 import { offerSeed, renderFair, seedingText } from "./fair.js";
+import { gameTable } from "./games.js";
 import { Hints } from "./hints.js";
 import { t, tn } from "./i18n.js";
-import { RearrangeTable } from "./rearrange.js";
 import { renderResults, tickCountdowns } from "./results.js";
 import { commonBadges, renderSeats } from "./seats.js";
 import { Sounds } from "./sounds.js";
@@ -119,7 +118,7 @@ const chat = new Chat(page, {
 const sounds = new Sounds(els.sound, () => (app.classList.contains("is-my-turn") ? page.clock.secondsLeft() : null));
 setupFullscreen(els.fullscreen, app);
 const initial = JSON.parse(document.getElementById("table-frame").textContent);
-const controller = initial.table.game === "tile-rummy-rearrange" ? new RearrangeTable(page) : new HouseTable(page);
+const controller = new (gameTable(initial.table.game))(page);
 // Hints at unrated tables (SPEC 13): a player's page only.
 const hintSlot = document.getElementById("hint-slot");
 const hints = hintSlot ? new Hints(page, { slot: hintSlot, panel: document.getElementById("hint-panel"), statusUrl: config.hintsUrl }) : null;

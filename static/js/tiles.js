@@ -1,6 +1,9 @@
 // Tiles as the server writes them ("r5", "k13", "J") and as players see them: buttons with names
-// ("red 5", "joker"). The meld helpers here are for display only (the order a selection is laid in,
-// the running opening total, the red "not a set" outline): the server checks every move.
+// ("red 5", "joker"). The meld helpers here read a meld a player is still assembling (a selection, the
+// house game's opening tray, a set changed on the Rearrange scratchpad), live while tiles are picked and
+// dragged: the order a selection is laid in, its running total, the red "not a set" outline. Every meld
+// on the table comes read by the server in the view (its kind, value and what each joker stands for), and
+// the server checks every move. The helpers know no game: each game's module passes its meld rules.
 
 import { t } from "./i18n.js";
 
@@ -69,32 +72,19 @@ export function numberKey(face) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Reading melds (display only). The two games differ: the house game lets a 1 follow 13 (rank 14),
-// needs twice as many real tiles as jokers and never two jokers side by side; the rearrange game keeps
-// 1 lowest and 13 highest and allows two jokers in a set.
-
-export const HOUSE = { slug: "tile-rummy", wrap: true, jokerLimits: true, maxRank: 14 };
-export const REARRANGE = { slug: "tile-rummy-rearrange", wrap: false, jokerLimits: false, maxRank: 13 };
-
-export function rulesFor(slug) {
-  return slug === REARRANGE.slug ? REARRANGE : HOUSE;
-}
-
-function houseValue(rank) {
-  return rank >= 10 ? 10 : 5;
-}
-
-function houseSetValue(number) {
-  if (number === 1) return 25;
-  return number >= 10 ? 10 : 5;
-}
+// Reading a meld being assembled. A game's meld rules (`rules`, from its module) say:
+//   wrap        a 1 may follow 13 (rank 14), one number reads as a set before one colour as a run
+//               (else one colour reads as a run first: r5 J J is 5-6-7)
+//   jokerLimits twice as many real tiles as jokers, never two jokers side by side
+//   maxRank     the highest rank of a run (14 where a 1 follows 13)
+//   runValue(rank), setValue(number): what a tile is worth in a run at that rank, or in a set
 
 /**
  * Read faces in table order as one meld of `rules`: {ok, kind, points, standsFor, problem}.
- * `points` is the opening value (house) or the face value (rearrange), jokers counting as what they
- * stand for. `problem` is a string key for the player ("not_a_set" and friends).
+ * `points` counts jokers as what they stand for. `problem` is a string key for the player
+ * ("not_a_set" and friends).
  */
-export function readMeld(faces, rules = HOUSE) {
+export function readMeld(faces, rules) {
   const tiles = faces.map(parseFace);
   if (tiles.length < 3) return { ok: false, problem: "too_short" };
   const real = tiles.filter((tile) => !tile.joker);
@@ -142,7 +132,7 @@ function readRun(tiles, rules) {
     if (!tile.joker && tile.number !== rank && !(rules.wrap && tile.number === 1 && rank === 14)) {
       return { ok: false, problem: "not_consecutive" };
     }
-    points += rules.wrap ? houseValue(rank) : rank;
+    points += rules.runValue(rank);
     standsFor.push(tile.joker ? [tiles[anchorIndex].colour + (rank > 13 ? 1 : rank)] : []);
   }
   return { ok: true, kind: "run", points, standsFor, start, end: start + last, colour: tiles[anchorIndex].colour };
@@ -153,7 +143,7 @@ function readSet(tiles, number, rules) {
   const colours = tiles.filter((tile) => !tile.joker).map((tile) => tile.colour);
   if (new Set(colours).size !== colours.length) return { ok: false, problem: "set_colours" };
   const missing = COLOURS.filter((colour) => !colours.includes(colour)).map((colour) => colour + number);
-  const value = rules.wrap ? houseSetValue(number) : number;
+  const value = rules.setValue(number);
   return {
     ok: true,
     kind: "set",
@@ -170,7 +160,7 @@ function readSet(tiles, number, rules) {
  * ascending with jokers filling gaps (then the top end, else the bottom). Returns the faces in order;
  * when no order reads as a meld, the faces sorted, so the player sees what they chose.
  */
-export function arrangeMeld(faces, rules = HOUSE) {
+export function arrangeMeld(faces, rules) {
   const real = faces.filter((face) => !isJoker(face));
   const jokers = faces.length - real.length;
   const candidates = [];
@@ -223,7 +213,7 @@ function runOrders(colour, ranks, jokers, rules) {
 }
 
 /** Where tiles laid off on a run go: {before, after} (a set takes them after). */
-export function layOffSides(meldFaces, added, rules = HOUSE, preferBefore = false) {
+export function layOffSides(meldFaces, added, rules, preferBefore = false) {
   const meld = readMeld(meldFaces, rules);
   if (!meld.ok || meld.kind !== "run") return { before: [], after: [...added] };
   const before = [];
@@ -252,7 +242,7 @@ export function layOffSides(meldFaces, added, rules = HOUSE, preferBefore = fals
 }
 
 /** Sum of the points of several arranged melds, and whether one is a run (display only). */
-export function openingTotal(melds, rules = HOUSE) {
+export function openingTotal(melds, rules) {
   let points = 0;
   let hasRun = false;
   let allOk = true;
