@@ -10,7 +10,7 @@ from apps.catalog.examples import examples_for
 from apps.catalog.examples.common import MeldClaim, meld_examples
 from apps.catalog.examples.house import house_examples
 from apps.catalog.templatetags.points import signed
-from apps.engine.game import is_available
+from apps.engine.game import get_rules, is_available
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +23,14 @@ def test_every_example_of_a_rules_page_agrees_with_the_engine(slug):
     assert examples is not None, f"{slug} has an engine but its rules page has no examples"
     disagreeing = [example for example in examples.all_examples() if not example.agrees]
     assert disagreeing == [], "the page's words and the engine disagree: fix the words (or the engine)"
+
+
+@pytest.mark.parametrize("slug", AVAILABLE)
+def test_the_catalog_says_the_players_its_games_rules_seat(slug):
+    """The catalog card's player count is the game's own seat range (`Rules.seat_counts`), written twice
+    only because the card is loaded into the database; this keeps the two the same."""
+    entry = next(entry for entry in CATALOG if entry.slug == slug)
+    assert (entry.min_players, entry.max_players) == (min(get_rules(slug).seat_counts()), max(get_rules(slug).seat_counts()))
 
 
 def test_an_example_whose_words_contradict_the_engine_is_caught():
