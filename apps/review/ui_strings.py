@@ -1,5 +1,5 @@
-"""Every string the replay page's script shows, translated on the server (the table's hint strings are
-in apps/tables/ui_strings.py, with the rest of the table's). The tiles' names are the same msgids as the
+"""Every string the replay page's script shows, translated on the server, and the words of the hints at a
+table (`hint_strings`, added to the table page's strings: apps/review/apps.py). The tiles' names are the same msgids as the
 table's (static/js/tiles.js asks for them by these keys)."""
 
 from __future__ import annotations
@@ -81,4 +81,31 @@ def replay_strings() -> dict[str, object]:
         "mv_timeout": _("ran out of time"),
         "mv_auto": _("the table played for them"),
         "you_badge": _("you"),
+    }
+
+
+def hint_strings() -> dict[str, object]:
+    """The words of the hints at unrated tables (static/js/hints.js), with the table page's strings."""
+    return {
+        "tip_button_forms": _forms("Hint (%(count)s left)", "Hints (%(count)s left)"),
+        "tip_none_left": _("No hints left this game"),
+        "tip_not_your_turn": _("A hint is for your own turn."),
+        "tip_draw_first": _("Draw first: then a hint can use the tile you drew."),
+        "tip_asking": _("Finding the best play…"),
+        "tip_title": _("Hint"),
+        "tip_places_forms": _forms("You can place %(count)s tile (%(points)s points).", "You can place %(count)s tiles (%(points)s points)."),
+        "tip_nothing": _("Nothing can be placed this turn: draw a tile."),
+        "tip_target": _("The table after this play (your tiles are marked):"),
+        "tip_steps": _("Do this, in this order:"),
+        "tip_draw": _("Draw a tile"),
+        "tip_take": _("Take the last discard into"),
+        "tip_lay": _("Lay"),
+        "tip_add": _("Lay off"),
+        "tip_on": _("on"),
+        "tip_joker": _("Take the joker with"),
+        "tip_from": _("from"),
+        "tip_discard": _("Discard"),
+        "tip_play": _("Play it"),
+        "tip_play_step": _("Do the next step"),
+        "tip_close": _("Close"),
     }

@@ -1,6 +1,10 @@
 """WebSocket endpoints of the tables: a table (play or watch) and the lobby. Thin: authenticate, check
 the frame (apps/live/guard.py does it from the declarations below), call a service on a database thread,
-turn refusals into error frames (CONVENTIONS 8). docs/protocol.md describes every frame."""
+turn refusals into error frames (CONVENTIONS 8). docs/protocol.md describes every frame.
+
+A table's socket also carries the parts the apps above register (apps/tables/parts.py): the chat's
+frames (apps/chat) and the hints (apps/review). Their frames are declared with the socket's own.
+"""
 
 from __future__ import annotations
 
@@ -11,19 +15,17 @@ from urllib.parse import parse_qs
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from apps.chat.consumers import CHAT_FRAMES, ChatSocket
 from apps.engine.errors import EngineError
 from apps.live.bus import bus
-from apps.live.endpoint import Endpoint
+from apps.live.endpoint import Endpoint, Receive, Scope, Send
 from apps.live.guard import Field, FrameSpec
 from apps.live.threads import db
-from apps.review.hint_pool import hint_frame
-from apps.review.services import HintRefused
 from apps.tables import services
 from apps.tables.access import may_watch
 from apps.tables.effects import invitations_topic
 from apps.tables.engine_text import engine_text
 from apps.tables.models import Table
+from apps.tables.parts import SocketPart, socket_frames, socket_parts
 from apps.tables.rooms import Room, rooms
 from apps.tables.snapshot import dumps, invitations_for, lobby_tables
 
@@ -33,10 +35,11 @@ MAX_ID_LENGTH = 64
 NO_FIELDS = FrameSpec()
 
 
-class TableSocket(ChatSocket, Endpoint):
-    """`/ws/tables/<id>/`: players act for their own seat; everyone else watches; all talk (apps/chat)."""
+class TableSocket(Endpoint):
+    """`/ws/tables/<id>/`: players act for their own seat; everyone else watches; all talk (apps/chat's
+    part) and players ask for hints (apps/review's)."""
 
-    frames: ClassVar[dict[str, FrameSpec]] = {
+    frames: ClassVar[dict[str, FrameSpec]] = socket_frames({
         "move": FrameSpec((
             Field("move", (str, dict), required=True),
             Field("version", (int,)),
@@ -55,9 +58,7 @@ class TableSocket(ChatSocket, Endpoint):
         "seed": FrameSpec((Field("seed", (str,), required=True, max_length=64),)),
         "sync": NO_FIELDS,
         "ping": NO_FIELDS,
-        "hint": NO_FIELDS,
-        **CHAT_FRAMES,
-    }
+    })
 
     #: A move of the rearrange game names every meld on the table: 8 KiB holds the largest by far.
     max_frame_bytes: ClassVar[int] = 8 * 1024
@@ -65,17 +66,25 @@ class TableSocket(ChatSocket, Endpoint):
 
     sent = -1
     room: Room
-    wants_chat = False
+    query: dict[str, list[str]]
     wants_presence = False
+
+    def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        super().__init__(scope, receive, send)
+        # Each registered part for this connection, its frames handled as the socket's own `on_<type>`.
+        self.parts: list[SocketPart] = [part(self) for part in socket_parts()]
+        for part in self.parts:
+            for kind in part.frames:
+                setattr(self, "on_" + kind, getattr(part, "on_" + kind))
 
     async def connect(self) -> int | None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         self.user_id: int | None = self.user.pk if self.user is not None else None
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        # The frames a client asks for beyond the table's state (docs/protocol.md): the chat, the presence.
-        self.wants_chat = (query.get("chat") or [""])[0] == "1"
+        self.query = query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        # The frames a client asks for beyond the table's state (docs/protocol.md): the presence here, the
+        # chat in its part.
         self.wants_presence = (query.get("presence") or [""])[0] == "1"
         version = await db(_watchable_version)(self.table_id, self.user, (query.get("invite") or [""])[0])
         if version is None:
@@ -92,17 +101,22 @@ class TableSocket(ChatSocket, Endpoint):
         presence = self.room.presence_frame() if self.wants_presence else None
         if presence is not None:
             await self.send_text(presence)
-        if self.wants_chat:
-            self.chat_listen()
-            await self.send_chat_history()  # after the listen: a message said meanwhile comes twice, never lost
+        for part in self.parts:
+            await part.opened()
 
     async def closed(self) -> None:
-        self.chat_unlisten()
+        for part in self.parts:
+            await part.closed()
         if hasattr(self, "room"):
             rooms().leave(self.room, self)
 
     def spawn_send(self, text: str) -> None:
         rooms().spawn(self.send_text(text))
+
+    def engine_message(self, error: EngineError) -> str:
+        """The engine speaks English; the player reads its message by code in the connection's language."""
+        with translation.override(self.language):
+            return engine_text(error)
 
     async def call(self, content: dict[str, Any], service: Callable[..., Any], **kwargs: Any) -> bool:
         """Run a service for this connection's user; refusals become error frames. True if it ran."""
@@ -127,10 +141,7 @@ class TableSocket(ChatSocket, Endpoint):
             await self.send_error(error.error_code, str(error), ref=content)  # worded by the service, in `language`
             return False
         except EngineError as error:
-            # The engine speaks English; the player reads its message by code in the connection's language.
-            with translation.override(language):
-                message = engine_text(error)
-            await self.send_error(error.error_code, message, ref=content)
+            await self.send_error(error.error_code, self.engine_message(error), ref=content)
             return False
         return True
 
@@ -174,16 +185,6 @@ class TableSocket(ChatSocket, Endpoint):
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         await self.send_text(f'{{"type":"pong","version":{self.room.version}}}')
-
-    async def on_hint(self, content: dict[str, Any]) -> None:
-        """A hint for this viewer only (apps/review/hint_pool.py: searched on the hints' own threads)."""
-        language = self.language
-        try:
-            await self.send_json(await hint_frame(table_id=self.table_id, by=self.user, language=language))
-        except HintRefused as error:
-            with translation.override(language):
-                message = str(error) if error.engine_error is None else engine_text(error.engine_error)
-            await self.send_error(error.error_code, message, ref=content)
 
 
 def _watchable_version(table_id: int, user: Any, invite: str) -> int | None:

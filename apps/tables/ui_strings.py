@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from apps.catalog.data import CATALOG
-from apps.chat.ui_strings import chat_strings
 from apps.tables import rated
 from apps.tables.models import BotLevel
+from apps.tables.parts import page_strings
 
 
 def _forms(singular: str, plural: str) -> list[str]:
@@ -112,7 +112,7 @@ def lobby_strings() -> dict[str, object]:
 def table_strings() -> dict[str, object]:
     return {
         **common_strings(),
-        **chat_strings(),  # the table's chat (apps/chat)
+        **page_strings(),  # the parts the apps above add: the chat (apps/chat), the hints (apps/review)
         # The page and the connection
         "title_your_turn": _("Your turn"),
         "not_connected": _("Not connected: reconnecting. Try again in a moment."),
@@ -344,26 +344,4 @@ def table_strings() -> dict[str, object]:
                                            "%(name)s placed %(tiles)s and rebuilt %(count)s sets."),
         "log_autopilot": _("%(name)s is on autopilot."),
         "log_back": _("%(name)s is back."),
-        # Hints at unrated tables (apps/review, static/js/hints.js)
-        "tip_button_forms": _forms("Hint (%(count)s left)", "Hints (%(count)s left)"),
-        "tip_none_left": _("No hints left this game"),
-        "tip_not_your_turn": _("A hint is for your own turn."),
-        "tip_draw_first": _("Draw first: then a hint can use the tile you drew."),
-        "tip_asking": _("Finding the best play…"),
-        "tip_title": _("Hint"),
-        "tip_places_forms": _forms("You can place %(count)s tile (%(points)s points).", "You can place %(count)s tiles (%(points)s points)."),
-        "tip_nothing": _("Nothing can be placed this turn: draw a tile."),
-        "tip_target": _("The table after this play (your tiles are marked):"),
-        "tip_steps": _("Do this, in this order:"),
-        "tip_draw": _("Draw a tile"),
-        "tip_take": _("Take the last discard into"),
-        "tip_lay": _("Lay"),
-        "tip_add": _("Lay off"),
-        "tip_on": _("on"),
-        "tip_joker": _("Take the joker with"),
-        "tip_from": _("from"),
-        "tip_discard": _("Discard"),
-        "tip_play": _("Play it"),
-        "tip_play_step": _("Do the next step"),
-        "tip_close": _("Close"),
     }
