@@ -9,8 +9,9 @@ import json
 import random
 from itertools import permutations
 
-from apps.engine.game import get_rules
+from apps.engine.game import game_slugs, get_rules, is_available
 from apps.engine.tiles import COLOURS, Tile, format_tiles
+from tests.browser.conftest import play_now
 
 GAMES = ("tile-rummy", "tile-rummy-rearrange")
 
@@ -77,3 +78,22 @@ def test_the_pages_meld_reading_and_arranging_agree_with_the_engine(new_page):
             )
             if arrangeable:
                 assert rules.meld_check(arranged).valid, f"{where} arranged as {json.dumps(got['arranged'])}"
+
+
+def test_every_game_has_its_module_in_the_pages_slug_map_with_words_for_how_a_game_ends(new_page):
+    """static/js/games.js is the one place the page picks a game's module: each game the engine has gives
+    a table class, whose reasons are strings the page has, and a way to show a hint."""
+    page = new_page()
+    play_now(page)  # a table's page: its strings are loaded
+    found = page.evaluate(
+        """async (slugs) => {
+          const { gameTable } = await import('/static/js/games.js');
+          const { has } = await import('/static/js/i18n.js');
+          return slugs.map((slug) => {
+            const Table = gameTable(slug);
+            return [slug, ['out_you', 'out', 'pile'].filter((reason) => !has(Table.reasons[reason])), Table.hintShows];
+          });
+        }""",
+        [slug for slug in game_slugs() if is_available(slug)],
+    )
+    assert found and all(missing == [] and shows in ("table", "steps") for _, missing, shows in found), found
