@@ -1,11 +1,14 @@
-"""The shape of the code (CONVENTIONS 16-17), checked on its imports: the arrows run one way.
+"""The shape of the code (CONVENTIONS 16-17, 26), checked on its imports: the arrows run one way.
 
+- The top-level packages stand on floors (FLOORS, the map in docs/architecture.md): each imports only
+  packages on lower floors, so there is no circle between packages either.
 - No import circle anywhere in the project: the graph of module-level imports between the project's
   own modules is acyclic (an import inside a function, the old way of hiding a circle, is refused too,
   but for Django's `AppConfig.ready` and a module's lazy `__getattr__`).
 - The tables app's layers: services never reach up to sockets, rooms, views or tasks; tasks are a leaf
   nobody imports; the live plumbing (apps/live) knows no app.
-- Other apps read tables, matches and games only through `apps/tables/selectors.py`.
+- Other apps read tables, matches and games only through `apps/tables/selectors.py` (and otherwise use
+  only the tables' other faces: TABLES_FACES).
 """
 
 from __future__ import annotations
@@ -15,6 +18,40 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("apps", "rummysite")
+
+#: The floors of the top-level packages (docs/architecture.md): a package may import only packages on
+#: lower floors, never one on its own floor or above (there is no exception). `rummysite` is the
+#: composition root, on top.
+FLOORS: dict[str, int] = {
+    # 0, the ground: plumbing every app may use, and the rules as a pure library
+    "apps.lib": 0,
+    "apps.engine": 0,
+    "apps.live": 0,
+    # 1: identity (user, guests, bans, limits, signals, language) and the catalog of games
+    "apps.accounts": 1,
+    "apps.catalog": 1,
+    # 2: bot accounts and their tokens
+    "apps.bots": 2,
+    # 3: tables, seats, matches, the one write path
+    "apps.tables": 3,
+    # 4: what is built on the tables: the chat, the reviews and hints, the ratings
+    "apps.chat": 4,
+    "apps.review": 4,
+    "apps.leaderboards": 4,
+    # 5: the moderators' tools, over all of the above
+    "apps.moderation": 5,
+    # 6: the composed pages of a player (the profile, the bot API's account)
+    "apps.players": 6,
+    # 7: the composition root: settings, urls, asgi, routing, the site's views and checks
+    "rummysite": 7,
+}
+
+#: What the other apps may import of the tables app, each for its reason.
+TABLES_FACES = {
+    "apps.tables.selectors": "reads of tables, matches and games (CONVENTIONS 17)",
+    "apps.tables.parts": "where the apps above add their parts to a table's socket and page",
+    "apps.tables.events": "the typed events a table publishes, for the apps that subscribe to them",
+}
 
 
 def module_name(path: Path) -> str:
@@ -48,9 +85,17 @@ def resolve(name: str) -> str | None:
 
 def imports_of(path: Path) -> tuple[set[str], list[str]]:
     """(project modules imported at module level, imports found inside functions)."""
+    top, nested, _anywhere = read_imports(path)
+    return top, nested
+
+
+def read_imports(path: Path) -> tuple[set[str], list[str], set[str]]:
+    """(project modules imported at module level, imports found inside functions, project modules
+    imported anywhere: at module level, in any function, under TYPE_CHECKING)."""
     tree = ast.parse(path.read_text(), filename=str(path))
     top: set[str] = set()
     nested: list[str] = []
+    anywhere: set[str] = set()
 
     def names(node: ast.Import | ast.ImportFrom) -> list[str]:
         if isinstance(node, ast.Import):
@@ -70,6 +115,7 @@ def imports_of(path: Path) -> tuple[set[str], list[str]]:
                 visit(child, in_function, True)
             elif isinstance(child, (ast.Import, ast.ImportFrom)):
                 found = {resolved for name in names(child) if (resolved := resolve(name)) is not None}
+                anywhere.update(found)
                 if in_function is not None and found and in_function not in ("ready", "__getattr__"):
                     nested.append(f"{module_name(path)}:{child.lineno} in {in_function}(): {sorted(found)}")
                 elif in_function is None and not type_checking:
@@ -79,7 +125,8 @@ def imports_of(path: Path) -> tuple[set[str], list[str]]:
 
     visit(tree, None, False)
     top.discard(module_name(path))
-    return top, nested
+    anywhere.discard(module_name(path))
+    return top, nested, anywhere
 
 
 GRAPH = {name: imports_of(path)[0] for name, path in MODULES.items()}
@@ -146,4 +193,66 @@ def test_other_apps_read_tables_only_through_its_selectors():
     for name, targets in GRAPH.items():
         if name.startswith("apps.") and not name.startswith("apps.tables"):
             tables = {target for target in targets if target.startswith("apps.tables")}
-            assert tables <= {"apps.tables.selectors"}, (name, tables)
+            assert tables <= set(TABLES_FACES), (name, tables)
+
+
+# --- Packages: floors, and no circle between them ---------------------------------------------------------
+
+
+def package_of(module: str) -> str:
+    """The top-level package a module belongs to: `rummysite`, or `apps.<app>`."""
+    parts = module.split(".")
+    return parts[0] if parts[0] != "apps" or len(parts) == 1 else ".".join(parts[:2])
+
+
+#: module -> project modules it imports anywhere (a nested or TYPE_CHECKING import is an arrow all the
+#: same: AppConfig.ready()'s registrations too must point down).
+ALL_IMPORTS = {name: read_imports(path)[2] for name, path in MODULES.items()}
+
+#: (importing package, imported package) -> the module arrows that make it.
+PACKAGE_ARROWS: dict[tuple[str, str], list[str]] = {}
+for _module, _targets in sorted(ALL_IMPORTS.items()):
+    for _target in sorted(_targets):
+        if package_of(_module) != package_of(_target):
+            PACKAGE_ARROWS.setdefault((package_of(_module), package_of(_target)), []).append(f"{_module} -> {_target}")
+
+
+def test_every_top_level_package_stands_on_a_declared_floor():
+    packages = {package_of(name) for name in MODULES} - {"apps"}
+    assert packages == set(FLOORS)
+
+
+def test_there_is_no_import_circle_between_top_level_packages():
+    graph: dict[str, set[str]] = {}
+    for importer, imported in PACKAGE_ARROWS:
+        graph.setdefault(importer, set()).add(imported)
+    cycles = []
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def walk(package: str) -> None:
+        state[package] = 1
+        path.append(package)
+        for target in sorted(graph.get(package, ())):
+            if state.get(target) == 1:
+                cycles.append(" -> ".join([*path[path.index(target) :], target]))
+            elif target not in state:
+                walk(target)
+        path.pop()
+        state[package] = 2
+
+    for package in sorted(graph):
+        if package not in state:
+            walk(package)
+    assert cycles == []
+
+
+def test_each_package_imports_only_packages_on_lower_floors():
+    upward = [
+        f"{arrow} (floor {FLOORS[importer]} -> {FLOORS[imported]})"
+        for (importer, imported), arrows in sorted(PACKAGE_ARROWS.items())
+        if FLOORS.get(imported, -1) >= FLOORS.get(importer, -1)
+        for arrow in arrows
+    ]
+    assert upward == []
+
