@@ -19,11 +19,13 @@ class PuzzleGame:
     judge: Callable[[Puzzle, object], Verdict]
     #: None when the puzzle still holds, else what is wrong
     recheck: Callable[[Puzzle], str | None]
+    #: the most a kind may take of one generation run's puzzles (kinds not named: no limit)
+    max_share: dict[str, float]
 
 
 PUZZLE_GAMES: dict[str, PuzzleGame] = {
-    rearrange.GAME: PuzzleGame(rearrange.GAME, rearrange.find_in_view, rearrange.judge, rearrange.recheck),
-    house.GAME: PuzzleGame(house.GAME, house.find_in_view, house.judge, house.recheck),
+    rearrange.GAME: PuzzleGame(rearrange.GAME, rearrange.find_in_view, rearrange.judge, rearrange.recheck, {}),
+    house.GAME: PuzzleGame(house.GAME, house.find_in_view, house.judge, house.recheck, house.MAX_SHARE),
 }
 
 

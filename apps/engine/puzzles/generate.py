@@ -12,6 +12,7 @@ through the judge).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -142,6 +143,9 @@ def generate(
                 continue
             puzzle = puzzle_game(slug).find_in_view(candidate.view, True, candidate.source)
             if puzzle is None:
+                continue
+            share = puzzle_game(slug).max_share.get(puzzle.kind)
+            if share is not None and tally.kinds.get(puzzle.kind, 0) >= math.ceil(share * count):
                 continue
             if puzzle.id in seen:
                 tally.duplicates += 1

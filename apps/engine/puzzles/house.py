@@ -19,8 +19,12 @@ A go-out that takes a joker is a `go-out` with the theme `joker-retrieval`. Them
 13-1 laid or made), `rack-joker` (a joker from the rack laid), `lay-offs` (two or more), `opening-joker`.
 
 The difficulty estimate (the puzzles' rating scale, every puzzle starting at 1500 when players rate it):
-`1100 + 70 x moves of the solution (the discard apart) + 100 x (target - the Easy bot's tiles, at most 5)
-+ 150 per joker, 13-1 run or both-colours theme`, clamped to 800-2600.
+`1100 + 70 x steps of the solution (each meld laid, lay-off or joker taken) + 100 x the simple play's
+shortfall (at most 5: the Easy bot's tiles short of the target; for an opening, the greedy opening's
+points short of 45, in fives) + 150 per joker, 13-1 run, both-colours or opening-joker theme`, clamped
+to 800-2600.
+
+At most half of a run's puzzles are openings (`MAX_SHARE`): they are by far the most common find.
 
 The position holds what the seat sees that the turn can use: the table's melds (in order, with who laid
 each: 0 the seat to move, 1 someone else), the rack (with the drawn tile), the indicator, and whether the
@@ -52,6 +56,7 @@ from apps.engine.tiles import JOKER, Tile, format_tiles, parse_tiles, tile_of
 
 GAME = "tile-rummy"
 MIN_RACK = 3  # a go-out from two tiles (one meld's worth short) is no puzzle
+MAX_SHARE = {"open": 0.5}
 MIN_TAKE = 3  # taking a joker to place one tile and the joker is no puzzle
 
 Faces = tuple[Tile, ...]
@@ -101,6 +106,12 @@ def _table(position: JSON) -> tuple[Faces, ...]:
 
 def greedy_opens(rack: Sequence[Tile]) -> bool:
     """Does the greedy opening (the richest meld, then the richest of what is left, ...) open?"""
+    points, run = greedy_opening(rack)
+    return points >= OPENING_MINIMUM and run
+
+
+def greedy_opening(rack: Sequence[Tile]) -> tuple[int, bool]:
+    """The greedy opening's points, and whether it holds a run."""
     counts = Counter(rack)
     points, run, used = 0, False, 0
     for meld in sorted(melds_from_rack(rack), key=lambda meld: (-meld.points, -len(meld.tiles))):
@@ -111,7 +122,7 @@ def greedy_opens(rack: Sequence[Tile]) -> bool:
         used += len(meld.tiles)
         points += meld.points
         run = run or meld.kind is MeldKind.RUN
-    return points >= OPENING_MINIMUM and run
+    return points, run
 
 
 def easy_turn(state: HouseState) -> int:
@@ -163,10 +174,11 @@ def _themes(best: Suggestion, table: Sequence[Faces], rack: Sequence[Tile], open
     return tuple(found)
 
 
-def _difficulty(best: Suggestion, target_tiles: int, easy: int, themes: Sequence[str]) -> int:
-    moves = sum(not isinstance(move, Discard) for move in best.moves)
-    hard = sum(theme in ("joker-retrieval", "13-1-run", "both-colours") for theme in themes)
-    raw = 1100 + 70 * moves + 100 * min(5, max(0, target_tiles - easy)) + 150 * hard
+def _difficulty(best: Suggestion, shortfall: int, themes: Sequence[str]) -> int:
+    """The module's estimate: `shortfall` is the simple play's (tiles for a turn, points / 5 for an opening)."""
+    steps = sum(len(move.melds) if isinstance(move, Lay) else not isinstance(move, Discard) for move in best.moves)
+    hard = sum(theme in ("joker-retrieval", "13-1-run", "both-colours", "opening-joker") for theme in themes)
+    raw = 1100 + 70 * steps + 100 * min(5, max(0, shortfall)) + 150 * hard
     return int(min(2600, max(800, raw)))
 
 
@@ -182,14 +194,16 @@ def find(position: JSON, source: JSON | None = None) -> Puzzle | None:
     themes = _themes(best, table, rack, not opened)
     solution = {"moves": [str(move) for move in best.moves], "table": [format_tiles(meld) for meld in best.table]}
     if not opened:
-        if greedy_opens(rack):
+        greedy_points, greedy_run = greedy_opening(rack)
+        if greedy_points >= OPENING_MINIMUM and greedy_run:
             return None
+        shortfall = (OPENING_MINIMUM - greedy_points + 4) // 5 if greedy_points < OPENING_MINIMUM else 1
         lays = [move for move in best.moves if isinstance(move, Lay)]
         points = opening_check(read_meld(meld) for lay in lays for meld in lay.melds).points
         return Puzzle(
             GAME, "open", f"Open this turn: lay melds worth at least {OPENING_MINIMUM}, with a run among them", position,
-            {"points": OPENING_MINIMUM}, solution, themes, _difficulty(best, best.tiles, 0, themes),
-            {"tiles": best.tiles, "points": points}, dict(source or {}),
+            {"points": OPENING_MINIMUM}, solution, themes, _difficulty(best, shortfall, themes),
+            {"tiles": best.tiles, "points": points, "greedy_points": greedy_points}, dict(source or {}),
         )  # fmt: skip
     going_out = best.tiles == len(rack) - 1
     takes = any(isinstance(move, TakeJoker) for move in best.moves)
@@ -206,7 +220,7 @@ def find(position: JSON, source: JSON | None = None) -> Puzzle | None:
             f"Take the joker and lay it again, placing {best.tiles} tiles from your hand this turn",
         )
     return Puzzle(
-        GAME, kind, goal, position, {"tiles": best.tiles}, solution, themes, _difficulty(best, best.tiles, easy, themes),
+        GAME, kind, goal, position, {"tiles": best.tiles}, solution, themes, _difficulty(best, best.tiles - easy, themes),
         {"easy": easy, "without_jokers": best_without_jokers(rack, table) if takes else best.tiles}, dict(source or {}),
     )  # fmt: skip
 

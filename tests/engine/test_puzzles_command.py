@@ -1,0 +1,50 @@
+"""`python -m apps.engine puzzles generate|check` (apps/engine/puzzles/command.py): the same seed writes
+the same puzzles, a check of good puzzles exits 0 with a JSON summary, and one wrong puzzle makes it exit 1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from apps.engine.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as stop:
+        main(list(argv))
+    code = stop.value.code
+    return int(code or 0), capsys.readouterr().out
+
+
+def test_generation_is_the_same_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run(capsys, "puzzles", "generate", "--game", "tile-rummy", "--count", "2", "--seed", "3")
+    second = run(capsys, "puzzles", "generate", "--game", "tile-rummy", "--count", "2", "--seed", "3")
+    assert first == second and first[0] == 0
+    lines = first[1].splitlines()
+    assert len(lines) == 2
+    assert all(json.loads(line)["game"] == "tile-rummy" for line in lines)
+
+
+def test_generated_puzzles_check_and_a_wrong_one_fails(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "puzzles.jsonl"
+    code, summary = run(
+        capsys, "puzzles", "generate", "--game", "tile-rummy", "--count", "2", "--seed", "3", "--out", str(out)
+    )
+    assert code == 0 and json.loads(summary)["puzzles"] == 2
+    code, summary = run(capsys, "puzzles", "check", str(out))
+    assert code == 0 and json.loads(summary) == {"checked": 2, "ok": 2, "failed": 0, "failures": []}
+    puzzles = [json.loads(line) for line in out.read_text().splitlines()]
+    puzzles[0]["solution"]["moves"] = ["discard " + puzzles[0]["position"]["rack"].split()[0]]
+    out.write_text("\n".join(json.dumps(puzzle) for puzzle in puzzles) + "\n")
+    code, summary = run(capsys, "puzzles", "check", str(out))
+    assert code == 1
+    assert json.loads(summary)["failures"][0]["id"] == puzzles[0]["id"]
+
+
+def test_a_file_that_is_not_puzzles_is_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"game": "tile-rummy"}\n')
+    assert main(["puzzles", "check", str(bad)]) == 2
+    assert "not a puzzle" in capsys.readouterr().err
