@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,13 +94,13 @@ def from_records(records: Iterable[JSON]) -> Iterator[Candidate]:
 
 @dataclass(slots=True)
 class Tally:
-    """What a run looked at: games, fresh views offered, puzzles made, seconds (CPU) spent."""
+    """What a run looked at: games, fresh views offered, puzzles made. (The engine reads no clock: the
+    bench times a run, `bench/puzzles.py`.)"""
 
     games: int = 0
     positions: int = 0
     puzzles: int = 0
     duplicates: int = 0
-    cpu_seconds: float = 0.0
     kinds: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> JSON:
@@ -111,8 +110,6 @@ class Tally:
             "puzzles": self.puzzles,
             "duplicates": self.duplicates,
             "share": round(self.puzzles / self.positions, 4) if self.positions else 0.0,
-            "cpu_seconds": round(self.cpu_seconds, 2),
-            "puzzles_per_cpu_minute": round(60 * self.puzzles / self.cpu_seconds, 1) if self.cpu_seconds else None,
             "kinds": dict(sorted(self.kinds.items())),
         }
 
@@ -124,39 +121,35 @@ def generate(
     tally = tally if tally is not None else Tally()
     seen: set[str] = set()
     done: set[tuple[object, object, object]] = set()  # (game, record, seat): one puzzle each, for variety
-    started = time.process_time()
     last_game: object = None
-    try:
-        for candidate in candidates:
-            if tally.puzzles >= count:
-                return
-            slug = candidate.view["game"]
-            key = (candidate.source.get("game"), candidate.source.get("record"))
-            if key != last_game:
-                tally.games += 1
-                last_game = key
-            if game is not None and slug != game or not candidate.fresh:
-                continue
-            tally.positions += 1
-            who = (*key, candidate.source.get("seat"))
-            if who in done:
-                continue
-            puzzle = puzzle_game(slug).find_in_view(candidate.view, True, candidate.source)
-            if puzzle is None:
-                continue
-            share = puzzle_game(slug).max_share.get(puzzle.kind)
-            if share is not None and tally.kinds.get(puzzle.kind, 0) >= math.ceil(share * count):
-                continue
-            if puzzle.id in seen:
-                tally.duplicates += 1
-                continue
-            seen.add(puzzle.id)
-            done.add(who)
-            tally.puzzles += 1
-            tally.kinds[puzzle.kind] = tally.kinds.get(puzzle.kind, 0) + 1
-            yield puzzle
-    finally:
-        tally.cpu_seconds += time.process_time() - started
+    for candidate in candidates:
+        if tally.puzzles >= count:
+            return
+        slug = candidate.view["game"]
+        key = (candidate.source.get("game"), candidate.source.get("record"))
+        if key != last_game:
+            tally.games += 1
+            last_game = key
+        if game is not None and slug != game or not candidate.fresh:
+            continue
+        tally.positions += 1
+        who = (*key, candidate.source.get("seat"))
+        if who in done:
+            continue
+        puzzle = puzzle_game(slug).find_in_view(candidate.view, True, candidate.source)
+        if puzzle is None:
+            continue
+        share = puzzle_game(slug).max_share.get(puzzle.kind)
+        if share is not None and tally.kinds.get(puzzle.kind, 0) >= math.ceil(share * count):
+            continue
+        if puzzle.id in seen:
+            tally.duplicates += 1
+            continue
+        seen.add(puzzle.id)
+        done.add(who)
+        tally.puzzles += 1
+        tally.kinds[puzzle.kind] = tally.kinds.get(puzzle.kind, 0) + 1
+        yield puzzle
 
 
 def check(puzzles: Iterable[Puzzle]) -> JSON:
