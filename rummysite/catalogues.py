@@ -198,13 +198,13 @@ def mo_bytes(entries: Iterable[Entry]) -> bytes:
     strs_start = ids_start + len(ids)
     offsets_ids, offsets_strs = [], []
     position = 0
-    for key in keys:
-        offsets_ids += [len(key), ids_start + position]
-        position += len(key) + 1
+    for msgid in keys:
+        offsets_ids += [len(msgid), ids_start + position]
+        position += len(msgid) + 1
     position = 0
-    for key in keys:
-        offsets_strs += [len(catalog[key]), strs_start + position]
-        position += len(catalog[key]) + 1
+    for msgid in keys:
+        offsets_strs += [len(catalog[msgid]), strs_start + position]
+        position += len(catalog[msgid]) + 1
     header = struct.pack("<7I", 0x950412DE, 0, len(keys), header_size, header_size + table_size, 0, 0)
     tables = struct.pack(f"<{len(offsets_ids)}I", *offsets_ids) + struct.pack(f"<{len(offsets_strs)}I", *offsets_strs)
     return header + tables + ids + strs

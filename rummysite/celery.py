@@ -45,7 +45,7 @@ class BrokerOutageInOneLine(logging.Filter):
         return True
 
 
-@setup_logging_done.connect  # type: ignore[misc]
+@setup_logging_done.connect
 def _outages_in_one_line(logger: logging.Logger | None = None, **kwargs: Any) -> None:
     for handler in (logger or logging.getLogger()).handlers:
         handler.addFilter(BrokerOutageInOneLine())

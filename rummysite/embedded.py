@@ -41,6 +41,7 @@ def start_embedded_worker() -> bool:
 def _run() -> None:
     app.loader.import_default_modules()
     beat = EmbeddedService(app, thread=True, schedule_filename=settings.CELERY_BEAT_SCHEDULE_FILENAME)
+    assert isinstance(beat, threading.Thread)  # thread=True: a thread, not a process
     beat.start()
     worker = app.WorkController(
         pool_cls="solo",

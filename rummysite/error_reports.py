@@ -11,11 +11,13 @@ reads like one (a state's repr, "racks=(...)"; three tiles or more in notation, 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 import sentry_sdk
 from sentry_sdk.integrations.celery import CeleryIntegration
 from sentry_sdk.integrations.django import DjangoIntegration
+from sentry_sdk.types import Event, Hint
 
 FILTERED = "[Filtered]"
 
@@ -93,12 +95,17 @@ def scrub_logentry(entry: dict[str, Any]) -> dict[str, Any]:
     return scrub_value(entry)  # type: ignore[no-any-return]
 
 
-def scrub(event: dict[str, Any], hint: dict[str, Any] | None = None) -> dict[str, Any]:
+def scrub(event: Mapping[str, Any], hint: dict[str, Any] | None = None) -> dict[str, Any]:
     """Sentry's before_send (and before_send_transaction): the event with every hidden thing replaced."""
     scrubbed = {key: scrub_value(value) if key in CONTENT_PARTS else value for key, value in event.items()}
     if isinstance(event.get("logentry"), dict):
         scrubbed["logentry"] = scrub_logentry(event["logentry"])
     return scrubbed
+
+
+def _before_send(event: Event, hint: Hint) -> Event:
+    """`scrub` in Sentry's types: the event keeps its keys, only their values are replaced."""
+    return cast("Event", scrub(event, hint))
 
 
 def init(
@@ -117,7 +124,7 @@ def init(
         send_default_pii=False,
         max_request_body_size="never",
         traces_sample_rate=traces_sample_rate,
-        before_send=scrub,
-        before_send_transaction=scrub,
+        before_send=_before_send,
+        before_send_transaction=_before_send,
         **options,
     )

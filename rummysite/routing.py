@@ -4,6 +4,6 @@ from apps.tables.routing import websocket_urlpatterns as table_routes
 from rummysite.consumers import PingSocket
 
 websocket_urlpatterns = [
-    path("ws/ping/", PingSocket.as_asgi()),
+    path("ws/ping/", PingSocket.as_asgi()),  # type: ignore[arg-type]  # an ASGI app for channels' URLRouter; the stubs type views only
     *table_routes,
 ]

@@ -30,7 +30,7 @@ from apps.live.bus import RedisBus, bus
 from rummysite import metrics
 from rummysite.celery import app as celery_app
 
-CHECK_TIMEOUT = 3.0
+CHECK_TIMEOUT = 3  # seconds, whole: kombu's ensure_connection takes an int
 
 
 def home(request: HttpRequest) -> HttpResponse:
