@@ -94,7 +94,7 @@ def test_finishing_a_game_queues_its_review_by_name_after_the_commit(
     with override_settings(TABLE_ENQUEUE_TASKS=True), django_capture_on_commit_callbacks(execute=True):
         play_match(table.pk)
     assert [args for name, args in sent if name == "review.review_game"] == [(Game.objects.get(match__table=table).pk,)]
-    assert tasks.review_game.name == "review.review_game"  # the name the table queues is the task's
+    assert tasks.review_game.name == "review.review_game"  # the name the review's subscriber queues is the task's
 
 
 def test_the_backstop_queues_the_reviews_that_were_lost() -> None:
