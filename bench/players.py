@@ -123,6 +123,7 @@ class TableClients:
         self.id = table["id"]
         self.sent_at: dict[int, tuple[float, int]] = {}  # version a move will produce -> (send time, seat)
         self.clients: list[Client] = []
+        urls = table.get("urls") or urls  # a table's own processes (bench/bus_scale.py: a proxy that routes by table)
         index = first
         for seat in table["seats"]:
             if seat is None:
