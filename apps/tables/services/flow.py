@@ -56,7 +56,7 @@ def deal_next_game(
     table: Table,
     match: Match,
     engine_match: EngineMatch,
-    rng: Randomness,
+    rng: Randomness | FairSeeds,
     now: datetime | None = None,
     *,
     dealt: Any = None,
