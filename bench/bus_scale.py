@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -113,7 +114,10 @@ class Counters(threading.Thread):
 
     def run(self) -> None:
         while not self.stop_event.is_set():
-            self.samples.append(self.sample())
+            try:
+                self.samples.append(self.sample())
+            except redis.RedisError as error:  # a slow answer on a busy machine: the next second's sample
+                print(f"  (a sample of the counters failed: {error})", flush=True)
             self.stop_event.wait(1.0)
 
     def between(self, start: float, end: float) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -126,6 +130,7 @@ def load_average() -> str:
 
 
 def start_redis(log_dir: Path) -> None:
+    stop_redis()  # one left by a run that was killed
     subprocess.run(
         [
             "redis-server",
@@ -158,10 +163,14 @@ def start_redis(log_dir: Path) -> None:
 
 
 def stop_redis() -> None:
-    try:
-        redis.Redis(port=REDIS_PORT).shutdown(nosave=True)
-    except redis.ConnectionError:
-        pass
+    for _ in range(100):
+        try:
+            redis.Redis(port=REDIS_PORT).shutdown(nosave=True)
+        except redis.ConnectionError:
+            return  # nothing answers on the port (any more)
+        except redis.RedisError:
+            pass
+        time.sleep(0.05)
 
 
 def run_one(code: Path, p: int, args: argparse.Namespace, log_dir: Path) -> dict[str, Any]:
@@ -176,9 +185,14 @@ def run_one(code: Path, p: int, args: argparse.Namespace, log_dir: Path) -> dict
         extra_env=dict(item.split("=", 1) for item in args.env),
     )
     print(f"\n== {code} P = {p}, {args.tables} tables, spread by {args.spread} (load {load_average()})", flush=True)
-    stack.start()
     counters = Counters(ports)
     try:
+        for port in ports:
+            stack.start_daphne(port)
+        stack.start_worker()
+        stack.start_beat()
+        for port in ports:
+            stack.wait_ready(port, 300)  # eight processes starting at once on a busy machine take a while
         tables = open_tables(args.tables, bot_every=10)
         urls = stack.urls()
         for table in tables:
@@ -294,6 +308,7 @@ def main() -> None:
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the stack's processes")
     parser.add_argument("--out", default="")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # a kill still stops the stack and the Redis
 
     codes = [Path(code).resolve() for code in args.code] or [ROOT]
     log_dir = Path(f"/tmp/rummy-bus-scale-{os.getpid()}")

@@ -1,7 +1,7 @@
 """Fault drills on the real stack (daphne + PostgreSQL + Redis + Celery worker and beat), on loopback.
 
-    .venv/bin/python bench/drills.py            # all four
-    .venv/bin/python bench/drills.py worker daphne redis drop
+    .venv/bin/python bench/drills.py            # all five
+    .venv/bin/python bench/drills.py worker daphne redis bus drop
 
 - worker: kill -9 the Celery worker while turns are running (their timeout tasks held in its memory);
   a supervisor-like restart 3 s later. Goal: every turn times out exactly once, within deadline + 10 s.
@@ -12,6 +12,9 @@
   times out while the site is down.
 - redis: kill -9 Redis (the drill's own server on port 8039, never the machine's shared one) and start
   it again, empty, 5 s later. Goals: clients resync; nothing lost (as above).
+- bus: the live bus on two Redis servers of the drill's own (REDIS_BUS_URLS, ports 8037 and 8038; the
+  cache and broker stay on 8039), two daphne processes with each table's sockets spread over both; kill -9
+  one bus server and start it again, empty, 5 s later. Goals: no socket closes; nothing lost (as above).
 - drop: daphne loses 10% of the table broadcasts (bench/chaos.py). Goal: every client shows every
   committed version (or a newer one) within 2 s of its commit; measured with the clients pinging every
   5 s (as static/js/connection.js does) and every 1.5 s.
@@ -38,6 +41,7 @@ if str(ROOT) not in sys.path:
 from bench.stack import BIN, PrivateRedis, Stack, setup_django  # noqa: E402
 
 REDIS_PORT = 8039
+BUS_PORTS = (8037, 8038)  # the bus drill's two Redis servers
 #: A client has caught up if it shows what was committed this many seconds before it stopped (the drop
 #: drill's own goal), or newer.
 CAUGHT_UP_WITHIN = 2.0
@@ -258,6 +262,25 @@ def drill_redis(stack: Stack, redis: PrivateRedis) -> None:
     check_nothing_lost("redis", playing, result)
 
 
+def drill_bus(stack: Stack, servers: list[PrivateRedis]) -> None:
+    print("\n== restart one of the two bus Redis servers mid-game", flush=True)
+    playing = [open_table(2) for _ in range(6)]
+    spec = player_spec(playing, urls=stack.urls(), duration=60)
+    process, work = start_players(stack, spec, "bus-drill")
+    time.sleep(15)
+    killed_at = time.time()
+    servers[1].kill()
+    time.sleep(5)
+    servers[1].start()
+    print(f"  bus Redis {servers[1].port} killed and started again, empty, after {time.time() - killed_at:.1f} s",
+          flush=True)
+    result = finish_players(process, work, 120)
+    print(f"  reconnects: {result['reconnects']}, syncs after a pong: {result['syncs_after_pong']}, "
+          f"error frames: {result['errors']}", flush=True)
+    goal("bus", "no socket closed", result["drops"] == 0, f"{result['drops']} connections dropped")
+    check_nothing_lost("bus", playing, result)
+
+
 def convergence(tables: list[tuple[Any, list[Any]]], result: dict[str, Any], since: float) -> list[float]:
     """For every committed move and every client: seconds from its commit until the client showed that
     version or a newer one."""
@@ -297,7 +320,7 @@ def drill_drop(stack: Stack, ping_every: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("drills", nargs="*", default=["worker", "daphne", "redis", "drop"])
+    parser.add_argument("drills", nargs="*", default=["worker", "daphne", "redis", "bus", "drop"])
     parser.add_argument("--out", default="")
     args = parser.parse_args()
     redis = PrivateRedis(REDIS_PORT)
@@ -318,6 +341,22 @@ def main() -> None:
                     finally:
                         print("  server log problems:", len(log_problems(chaos)), flush=True)
                         chaos.stop()
+                continue
+            if drill == "bus":
+                servers = [PrivateRedis(port, stack.log_dir) for port in BUS_PORTS]
+                urls = ",".join(f"redis://127.0.0.1:{port}/0" for port in BUS_PORTS)
+                two = Stack(ports=[PORT, PORT + 1], redis_port=REDIS_PORT, redis_db=0, log_dir=stack.log_dir / "bus",
+                            extra_env={"REDIS_BUS_URLS": urls})
+                try:
+                    for server in servers:
+                        server.start()
+                    two.start()
+                    drill_bus(two, servers)
+                finally:
+                    two.stop()
+                    for server in servers:
+                        server.kill()
+                    print("  server log problems:", len(log_problems(two)), flush=True)
                 continue
             stack.start()
             try:
