@@ -215,7 +215,7 @@ class Shard:
         subscribed: set[bytes] = set()
         sent = -1  # the number of the last change sent (none yet: the first pass sends what is wanted)
         unconfirmed: deque[list[int]] = deque()  # [replies still due, change number], oldest first
-        gap_at = 0 if gap_after_first_batch else None
+        gap_at: int | None = None  # the change whose confirmation ends a reconnect's gap
         heard_at, pinged = time.monotonic(), False
         cpu_at = time.thread_time()
         while not self.closed:
@@ -230,7 +230,7 @@ class Shard:
                         connection.send_command(command, *channels[at : at + CHUNK])
                 subscribed, sent = wanted, number
                 unconfirmed.append([len(adding) + len(removing), number])
-                if gap_at == 0:
+                if gap_after_first_batch and gap_at is None:
                     gap_at = number
                 CHANNELS.set(len(subscribed))
             # 2. Read every reply that is there (buffered or on the socket) without waiting.
@@ -249,8 +249,8 @@ class Shard:
                 done = unconfirmed.popleft()[1]
             if done is not None:
                 self._applied(done)
-                if gap_at and done >= gap_at:
-                    gap_at = None
+                if gap_at is not None and done >= gap_at:
+                    gap_at, gap_after_first_batch = None, False
                     log.warning("The live bus is back on %s", _where(self.url))
                     self.report_gap()
             now = time.thread_time()
