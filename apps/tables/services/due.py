@@ -203,6 +203,7 @@ def tables_sweep_due(*, now: datetime | None = None, grace_seconds: float = BACK
     )
     ran = 0
     for table_id, action, due_at in overdue:
+        assert due_at is not None  # the filter took only rows with a due time
         if action != Due.TIMEOUT and due_at > now - timedelta(seconds=grace_seconds):
             continue
         try:
@@ -221,8 +222,10 @@ def games_extend_deadlines(*, by: timedelta, now: datetime | None = None) -> int
     count = 0
     with transaction.atomic():
         for table in Table.objects.select_for_update().filter(due_action=Due.TIMEOUT, due_at__isnull=False):
-            table.due_at = max(table.due_at + by, now)  # type: ignore[operator]
-            Game.objects.filter(pk=table.current_game_id).update(deadline=table.due_at)
+            assert table.due_at is not None  # the filter took only rows with a due time
+            table.due_at = max(table.due_at + by, now)
+            if table.current_game_id is not None:
+                Game.objects.filter(pk=table.current_game_id).update(deadline=table.due_at)
             bump(table)
             table.save(update_fields=["due_at", "version", "updated_at"])
             effects.after_commit(table, lobby=False)
