@@ -48,3 +48,39 @@ def test_a_file_that_is_not_puzzles_is_bad_input(capsys: pytest.CaptureFixture[s
     bad.write_text('{"game": "tile-rummy"}\n')
     assert main(["puzzles", "check", str(bad)]) == 2
     assert "not a puzzle" in capsys.readouterr().err
+
+
+def recorded_games(count: int) -> list[dict[str, object]]:
+    """Hard-bot house games, recorded move by move as the site records them (seeded)."""
+    import random
+
+    from apps.engine.bots import get_bot
+    from apps.engine.game import get_rules
+    from apps.engine.records import start_record
+
+    rules = get_rules("tile-rummy")
+    records = []
+    for game in range(count):
+        state = rules.new_game(2, random.Random(f"records:{game}"))
+        record = start_record("tile-rummy", state)
+        bots, rng = [get_bot("tile-rummy", "hard")] * 2, random.Random(game)
+        while (seat := rules.to_move(state)) is not None:
+            move = bots[seat].next_move(rules.view_for(state, seat), rng)
+            state = rules.apply(state, seat, move)
+            record = record.add(seat, move, 0)
+        records.append(record.to_dict())
+    return records
+
+
+def test_puzzles_come_from_finished_games_records_too(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    source = tmp_path / "records.jsonl"
+    source.write_text("\n".join(json.dumps(record) for record in recorded_games(6)) + "\n")
+    out = tmp_path / "puzzles.jsonl"
+    code, summary = run(
+        capsys, "puzzles", "generate", "--game", "tile-rummy", "--count", "50", "--from", str(source), "--out", str(out)
+    )
+    assert code == 0
+    found = json.loads(summary)
+    assert found["games"] == 6 and found["puzzles"] >= 1
+    assert all(json.loads(line)["source"]["from"] == "record" for line in out.read_text().splitlines())
+    assert run(capsys, "puzzles", "check", str(out))[0] == 0
