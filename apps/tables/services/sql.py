@@ -56,7 +56,7 @@ class _Columns:
         self.converters: list[tuple[list[Converter], Any]] = []
         for field in self.fields:
             column = field.get_col(model._meta.db_table)
-            own = [_json_from_db] if _plain_json(field) else field.get_db_converters(connection)
+            own = [_json_from_db] if _plain_json(field) else field.get_db_converters(connection)  # type: ignore[attr-defined]  # Django's Field method, missing from the stubs
             self.converters.append((connection.ops.get_db_converters(column) + own, column))
         self.pk_at = next(i for i, field in enumerate(self.fields) if field.primary_key)
 
@@ -109,7 +109,7 @@ def _cursor() -> CursorWrapper:
     if settings.DATABASE_PREPARED and raw.prepare_threshold is None:
         # Only server-side binding cursors (these) ever prepare: Django's own bind on the client side.
         raw.prepare_threshold = 0
-    return connection._prepare_cursor(psycopg.Cursor(raw))  # type: ignore[no-any-return]
+    return connection._prepare_cursor(psycopg.Cursor(raw))  # type: ignore[attr-defined, no-any-return]  # Django's own wrapping of a cursor, private
 
 
 @cache
@@ -170,9 +170,10 @@ def lock_table(table_id: int) -> Table | None:
     assert isinstance(table, Table)
     if isinstance(match, Match):
         if fair is None:
-            Match.fair_deal.related.set_cached_value(match, None)  # type: ignore[attr-defined]
+            Match.fair_deal.related.set_cached_value(match, None)
         else:
-            match.fair_deal = fair  # type: ignore[attr-defined]
+            assert isinstance(fair, FairDeal)
+            match.fair_deal = fair
         table.match = match
     if isinstance(game, Game):
         if isinstance(match, Match) and game.match_id == match.pk:
@@ -184,9 +185,18 @@ def lock_table(table_id: int) -> Table | None:
 @cache
 def _update_sql(model: type[models.Model], names: tuple[str, ...]) -> tuple[str, list[models.Field[Any, Any]]]:
     quote = connection.ops.quote_name
-    fields = [model._meta.get_field(name) for name in names]
-    columns = ", ".join(f"{quote(field.column)} = %s" for field in fields)  # type: ignore[union-attr]
-    return f"UPDATE {quote(model._meta.db_table)} SET {columns} WHERE {quote(model._meta.pk.column)} = %s", fields  # type: ignore[union-attr, return-value]
+    fields = [_concrete_field(model, name) for name in names]
+    columns = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    pk = model._meta.pk
+    assert pk is not None
+    return f"UPDATE {quote(model._meta.db_table)} SET {columns} WHERE {quote(pk.column)} = %s", fields
+
+
+def _concrete_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """The model's field of that name, one with a column (not a relation seen from its other side)."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)
+    return field
 
 
 def update(instance: models.Model, names: Sequence[str]) -> None:
