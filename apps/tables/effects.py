@@ -84,6 +84,7 @@ def after_commit(
         and (due_action, due_at) != getattr(table, "_due_when_locked", None)
     )
     table_id = table.pk
+    events = tuple(events)  # as they are now: a caller's list may change after
 
     def run() -> None:
         text = None
