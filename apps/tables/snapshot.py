@@ -218,7 +218,8 @@ def frame_for_user(table_id: int, user_id: int | None) -> dict[str, Any]:
     """The `state` frame one viewer would receive now (the table page embeds it)."""
     text = table_envelope(table_id)
     assert text is not None
-    return loads(frame_in(unpack(text), user_id))
+    frame: dict[str, Any] = loads(frame_in(unpack(text), user_id))
+    return frame
 
 
 def lobby_entry(table: Table) -> dict[str, Any]:

@@ -24,7 +24,7 @@ def play_now(context: template.Context, slug: str, label: str = "", size: str = 
     levels = bot_levels_offered(slug) if entry is not None and is_available(slug) else []
     request = context.get("request")
     first = _first_level(request)
-    labels = {BotLevel.EASY: _("Easy"), BotLevel.HARD: _("Hard")}
+    labels: dict[str, str] = {BotLevel.EASY: _("Easy"), BotLevel.HARD: _("Hard")}
     return {
         "csrf_token": context.get("csrf_token"),
         "game": entry,
