@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Model, Q, QuerySet
 
 from apps.bots.selectors import bot_account_ids
 from apps.tables import rated
@@ -70,7 +70,7 @@ def finished_match(match_id: int) -> FinishedMatch | None:
     return FinishedMatch(match.pk, match.game, match.rated, players, bots=among_bots)
 
 
-def finished_rated_match_ids(*, before: datetime, excluding: QuerySet[object] | None = None, limit: int = 500) -> list[int]:
+def finished_rated_match_ids(*, before: datetime, excluding: QuerySet[Model, Any] | None = None, limit: int = 500) -> list[int]:
     """Rated matches that finished before `before`, oldest first, leaving out the ids of `excluding`
     (a values queryset: the ratings' own ledger of matches already applied)."""
     matches = Match.objects.filter(rated=True, finished_at__lt=before)
@@ -111,12 +111,12 @@ def matches_of(user_id: int, *, include_private: bool, limit: int = 20) -> list[
     match_ids = [player.match_id for player in players]
     opponents: dict[int, list[str]] = defaultdict(list)
     opponent_bots: dict[int, list[bool]] = defaultdict(list)
-    rows = list(
+    opponent_rows = list(
         MatchPlayer.objects.filter(match_id__in=match_ids).exclude(user_id=user_id).order_by("seat")
         .values_list("match_id", "name", "user_id")
     )
-    bot_accounts = bot_account_ids(opponent for _match, _name, opponent in rows)
-    for match_id, name, opponent in rows:
+    bot_accounts = bot_account_ids(opponent for _match, _name, opponent in opponent_rows)
+    for match_id, name, opponent in opponent_rows:
         opponents[match_id].append(name)
         opponent_bots[match_id].append(opponent in bot_accounts)
     games: dict[int, list[tuple[int, int]]] = defaultdict(list)
