@@ -25,13 +25,23 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
+from apps.accounts.models import User
 from apps.bots import tokens
 from apps.bots.auth import TokenRefused, authenticate
+from apps.bots.models import AccessToken
 
 #: The largest request body the API reads (a table's options are a few hundred bytes).
 MAX_BODY = 8 * 1024
 
 View = Callable[..., HttpResponse]
+
+
+class BotRequest(HttpRequest):
+    """The request a `bot_api` view is given (in types only: it is the HttpRequest Django made): its user
+    is the token's bot account, never anonymous, and `bot_token` is the token."""
+
+    user: User
+    bot_token: AccessToken
 
 
 class ApiError(Exception):

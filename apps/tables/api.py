@@ -20,7 +20,7 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from apps.bots.http import ApiError, bot_api
+from apps.bots.http import ApiError, BotRequest, bot_api
 from apps.tables import services
 from apps.tables.access import may_see_match, may_watch
 from apps.tables.forms import OpenTableForm
@@ -78,7 +78,7 @@ def table_answer(table_id: int, user_id: int, status: int = 200) -> JsonResponse
 
 
 @bot_api(methods=("GET", "POST"))
-def tables(request: HttpRequest, body: dict[str, Any]) -> JsonResponse:
+def tables(request: BotRequest, body: dict[str, Any]) -> JsonResponse:
     if request.method == "POST":
         return open_table(request, body)
     table_ids = Seat.objects.filter(user=request.user).values("table_id")
@@ -105,13 +105,13 @@ def form_data(body: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def open_table(request: HttpRequest, body: dict[str, Any]) -> JsonResponse:
+def open_table(request: BotRequest, body: dict[str, Any]) -> JsonResponse:
     form = OpenTableForm(form_data(body))
     if not form.is_valid():
         fields = {name: [str(message) for message in messages] for name, messages in form.errors.items()}
         raise ApiError("bad_request", _("Some options are not valid: see “fields”."), 400, fields=fields)
     try:
-        table = form.open_table(by=request.user)  # type: ignore[arg-type]
+        table = form.open_table(by=request.user)
     except services.TableError as error:
         raise refused(error) from None
     return table_answer(table.pk, request.user.pk, status=201)
@@ -125,13 +125,13 @@ def _visible_table(request: HttpRequest, table_id: int, invite: str = "") -> Tab
 
 
 @bot_api()
-def table(request: HttpRequest, body: dict[str, Any], table_id: int) -> JsonResponse:
+def table(request: BotRequest, body: dict[str, Any], table_id: int) -> JsonResponse:
     found = _visible_table(request, table_id, request.GET.get("invite", ""))
     return answer("table", table=table_entry(found, request.user.pk))
 
 
 @bot_api(methods=("POST",))
-def join(request: HttpRequest, body: dict[str, Any], table_id: int) -> JsonResponse:
+def join(request: BotRequest, body: dict[str, Any], table_id: int) -> JsonResponse:
     seat, invite = body.get("seat"), body.get("invite", "")
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
         raise ApiError("bad_request", _("“seat” must be a seat's index (a whole number)."))
@@ -145,12 +145,12 @@ def join(request: HttpRequest, body: dict[str, Any], table_id: int) -> JsonRespo
 
 
 @bot_api()
-def invitations(request: HttpRequest, body: dict[str, Any]) -> JsonResponse:
+def invitations(request: BotRequest, body: dict[str, Any]) -> JsonResponse:
     return answer("invitations", invitations=invitations_for(request.user.pk))
 
 
 @bot_api(methods=("POST",))
-def accept(request: HttpRequest, body: dict[str, Any], table_id: int) -> JsonResponse:
+def accept(request: BotRequest, body: dict[str, Any], table_id: int) -> JsonResponse:
     try:
         services.invitation_accept(table_id=table_id, by=request.user)
     except services.TableError as error:
@@ -159,7 +159,7 @@ def accept(request: HttpRequest, body: dict[str, Any], table_id: int) -> JsonRes
 
 
 @bot_api(methods=("POST",))
-def decline(request: HttpRequest, body: dict[str, Any], table_id: int) -> JsonResponse:
+def decline(request: BotRequest, body: dict[str, Any], table_id: int) -> JsonResponse:
     try:
         services.invitation_decline(table_id=table_id, by=request.user)
     except services.TableError as error:
@@ -168,7 +168,7 @@ def decline(request: HttpRequest, body: dict[str, Any], table_id: int) -> JsonRe
 
 
 @bot_api()
-def record(request: HttpRequest, body: dict[str, Any], game_id: int) -> JsonResponse:
+def record(request: BotRequest, body: dict[str, Any], game_id: int) -> JsonResponse:
     game = Game.objects.select_related("match__table").filter(pk=game_id).first()
     if game is None or not may_see_match(game.match, request.user):
         raise ApiError("not_found", _("There is no game %(id)s.") % {"id": game_id}, 404)
