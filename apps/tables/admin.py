@@ -44,8 +44,10 @@ post_migrate.connect(ensure_view_hidden, dispatch_uid="tables.ensure_view_hidden
 
 
 def log_action(request: HttpRequest, obj: Model, message: str) -> None:
+    user_id = request.user.pk
+    assert user_id is not None  # the admin serves signed-in staff only
     LogEntry.objects.log_actions(
-        user_id=request.user.pk, queryset=[obj], action_flag=CHANGE, change_message=message, single_object=True
+        user_id=user_id, queryset=[obj], action_flag=CHANGE, change_message=message, single_object=True
     )
 
 

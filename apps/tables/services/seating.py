@@ -337,7 +337,7 @@ def stand_up(table: Table, rows: list[Seat], seat: Seat, *, actor: str) -> None:
         seat.left_match = True
         seat.save(update_fields=["left_match"])
         save_seating(table, rows)
-        MatchPlayer.objects.filter(match_id=table.match_id, seat=seat.index).update(left=True)
+        MatchPlayer.objects.filter(match=match, seat=seat.index).update(left=True)
         if not rules.is_over(state) and not rules.has_left(state, seat.index):
             apply_and_save(
                 table, rules, state, seat.index, Leave(), actor=actor, table_fields=("seating",), events=(stood_up,)
