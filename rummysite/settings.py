@@ -166,6 +166,8 @@ LIVE_BUS_URL = REDIS_URL
 LIVE_BUS_URLS = env.get_list("REDIS_BUS_URLS", [REDIS_URL] if REDIS_URL else [])
 if any(not url.startswith(("redis://", "rediss://", "unix://")) for url in LIVE_BUS_URLS):
     raise ImproperlyConfigured("REDIS_BUS_URLS must list Redis URLs: redis://HOST:PORT/DB,redis://HOST:PORT/DB")
+# Or a Redis Cluster (any one node's URL): sharded pub/sub, each channel on the master of its slot.
+LIVE_BUS_CLUSTER_URL = env.redis_url("REDIS_BUS_CLUSTER_URL")
 LIVE_BUS_CHANNEL = env.get_str(
     "LIVE_BUS_CHANNEL", f"rummy-live:{DATABASES['default']['NAME']}:{(REDIS_URL or '').rsplit('/', 1)[-1]}"
 )

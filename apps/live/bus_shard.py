@@ -39,6 +39,7 @@ from urllib.parse import urlsplit
 
 import redis
 from prometheus_client import Counter, Gauge
+from redis.crc import key_slot
 
 from apps.live import loop
 
@@ -62,8 +63,27 @@ class Shard:
     """`deliver(channel, data)` is called in the subscriber thread for every message read; `gap()` there
     after a reconnect's subscriptions are confirmed."""
 
-    def __init__(self, url: str, deliver: Message, gap: Callable[[], None], *, name: str = "live-bus") -> None:
+    def __init__(
+        self,
+        url: str,
+        deliver: Message,
+        gap: Callable[[], None],
+        *,
+        name: str = "live-bus",
+        sharded: bool = False,
+        lost: Callable[[Shard], None] | None = None,
+    ) -> None:
         self.url = url
+        # A node of a Redis Cluster: sharded pub/sub (SSUBSCRIBE, SPUBLISH), whose channels live on the
+        # node that owns their slot (apps/live/bus_cluster.py); `lost(shard)` is told when its connection fails.
+        self.sharded = sharded
+        self.lost = lost
+        prefix = "S" if sharded else ""
+        self.subscribe, self.unsubscribe, self.publish_command = (
+            f"{prefix}SUBSCRIBE",
+            f"{prefix}UNSUBSCRIBE",
+            f"{prefix}PUBLISH",
+        )
         self.name = name
         self.deliver = deliver
         self.report_gap = gap
@@ -116,7 +136,12 @@ class Shard:
 
     def publish(self, channel: bytes, data: str) -> None:
         """From a thread that may wait (a service after its commit): one PUBLISH, now."""
-        self.client.publish(channel, data)
+        try:
+            self.client.execute_command(self.publish_command, channel, data)
+        except redis.RedisError:
+            if self.lost is not None:
+                self.lost(self)
+            raise
 
     def publish_after_listen(self, channel: bytes, data: str) -> None:
         """From the server loop, which never waits on Redis: the publisher thread sends it (in order, with
@@ -169,9 +194,11 @@ class Shard:
             try:
                 pipeline = self.client.pipeline(transaction=False)
                 for channel, data, _ in batch:
-                    pipeline.publish(channel, data)
+                    pipeline.execute_command(self.publish_command, channel, data)
                 pipeline.execute()
             except Exception as error:  # an outage of Redis: these are lost, as a publish would be
+                if self.lost is not None:
+                    self.lost(self)
                 log.warning("Publishing %d messages failed: %s: %s", len(batch), type(error).__name__, error)
 
     def _wait_for_listens(self, barrier: int) -> None:
@@ -198,6 +225,8 @@ class Shard:
                 if self.closed:
                     return
                 self.connected.clear()
+                if self.lost is not None:
+                    self.lost(self)
                 log.warning(
                     "The live bus lost Redis at %s (%s: %s); reconnecting in %.1f s",
                     _where(self.url),
@@ -225,9 +254,13 @@ class Shard:
                 wanted = set(self.wanted) if number != sent else subscribed
             if number != sent:
                 adding, removing = sorted(wanted - subscribed), sorted(subscribed - wanted)
-                for command, channels in (("SUBSCRIBE", adding), ("UNSUBSCRIBE", removing)):
-                    for at in range(0, len(channels), CHUNK):
-                        connection.send_command(command, *channels[at : at + CHUNK])
+                commands = [
+                    (command, *group)
+                    for command, channels in ((self.subscribe, adding), (self.unsubscribe, removing))
+                    for group in self._groups(channels)
+                ]
+                if commands:
+                    connection.send_packed_command(connection.pack_commands(commands))  # one write
                 subscribed, sent = wanted, number
                 unconfirmed.append([len(adding) + len(removing), number])
                 if gap_after_first_batch and gap_at is None:
@@ -238,12 +271,16 @@ class Shard:
                 reply = connection.read_response()
                 heard_at, pinged = time.monotonic(), False
                 kind = reply[0] if isinstance(reply, list) else reply
-                if kind == b"message":
+                if kind in (b"message", b"smessage"):
                     self.read += 1
                     READ.inc()
                     self.deliver(reply[1], reply[2])
-                elif kind in (b"subscribe", b"unsubscribe") and unconfirmed:
+                elif kind in (b"subscribe", b"unsubscribe", b"ssubscribe", b"sunsubscribe") and unconfirmed:
                     unconfirmed[0][0] -= 1
+                if kind == b"sunsubscribe" and reply[1] in self.wanted:
+                    # A cluster node drops the sharded subscriptions of a slot it no longer owns (a
+                    # failover, a resharding): find the slot's new owner (bus_cluster), as after a loss.
+                    raise ConnectionError(f"the node gave up {reply[1]!r}: its slot moved")
             done = None
             while unconfirmed and unconfirmed[0][0] <= 0:
                 done = unconfirmed.popleft()[1]
@@ -270,6 +307,16 @@ class Shard:
             if silent > IDLE_SECONDS and not pinged:
                 connection.send_command("PING")  # answered in and out of the subscribed state
                 pinged = True
+
+    def _groups(self, channels: list[bytes]) -> list[list[bytes]]:
+        """The channels of one SUBSCRIBE each: CHUNK at a time, or on a cluster node those of one slot
+        (SSUBSCRIBE takes channels of a single slot; in practice a table's topics are one channel each)."""
+        if not self.sharded:
+            return [channels[at : at + CHUNK] for at in range(0, len(channels), CHUNK)]
+        by_slot: dict[int, list[bytes]] = {}
+        for channel in channels:
+            by_slot.setdefault(key_slot(channel), []).append(channel)
+        return list(by_slot.values())
 
     def _applied(self, number: int) -> None:
         with self.lock:
