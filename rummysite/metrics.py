@@ -70,7 +70,8 @@ def queue_lengths() -> list[tuple[str, int]]:
         with connection.channel() as channel:
             for name in names:
                 try:
-                    lengths.append((name, channel.queue_declare(queue=name, passive=True).message_count))
+                    declared = channel.queue_declare(queue=name, passive=True)  # type: ignore[attr-defined]  # a kombu Channel; its stub is StdChannel
+                    lengths.append((name, declared.message_count))
                 except ChannelError:  # the queue does not exist (yet): nothing waits in it
                     lengths.append((name, 0))
     return lengths

@@ -134,7 +134,7 @@ class SocketCounter:
 PUBLISHED_HEADER = "rummy_published_at"
 
 
-@before_task_publish.connect  # type: ignore[misc]
+@before_task_publish.connect
 def _stamp_published(headers: dict[str, Any] | None = None, **kwargs: Any) -> None:
     if headers is not None:
         headers[PUBLISHED_HEADER] = time.time()
@@ -158,7 +158,7 @@ def task_lag(request: Any, now: float) -> float | None:
     return max(0.0, now - due)
 
 
-@task_prerun.connect  # type: ignore[misc]
+@task_prerun.connect
 def _observe_lag(task: Any = None, **kwargs: Any) -> None:
     if task is None:
         return
@@ -167,7 +167,7 @@ def _observe_lag(task: Any = None, **kwargs: Any) -> None:
         TASK_LAG_SECONDS.labels(task=task.name).observe(lag)
 
 
-@task_failure.connect  # type: ignore[misc]
+@task_failure.connect
 def _count_failure(sender: Any = None, **kwargs: Any) -> None:
     TASK_FAILURES.labels(task=getattr(sender, "name", "unknown")).inc()
 
@@ -195,7 +195,7 @@ def start_exporter(*more: CollectorRegistry) -> bool:
     if not port or _exporter_started:
         return False
     registry = _CombinedRegistry(more)
-    start_http_server(port, addr=getattr(settings, "METRICS_ADDR", "127.0.0.1"), registry=registry)  # type: ignore[arg-type]
+    start_http_server(port, addr=getattr(settings, "METRICS_ADDR", "127.0.0.1"), registry=registry)
     _exporter_started = True
     log.info("Prometheus metrics on %s:%s", getattr(settings, "METRICS_ADDR", "127.0.0.1"), port)
     return True
@@ -216,7 +216,7 @@ class _CombinedRegistry:
         return self
 
 
-@worker_init.connect  # type: ignore[misc]
+@worker_init.connect
 def _worker_exporter(**kwargs: Any) -> None:
     """The worker's main process serves every child's metrics; files of a previous run are stale."""
     if MULTIPROCESS_DIR is not None and os.path.isdir(MULTIPROCESS_DIR):
@@ -226,7 +226,7 @@ def _worker_exporter(**kwargs: Any) -> None:
     start_exporter()
 
 
-@worker_process_shutdown.connect  # type: ignore[misc]
+@worker_process_shutdown.connect
 def _child_gone(pid: int | None = None, **kwargs: Any) -> None:
     if MULTIPROCESS_DIR is not None:
         multiprocess.mark_process_dead(pid or os.getpid(), MULTIPROCESS_DIR)

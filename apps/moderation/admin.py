@@ -83,7 +83,8 @@ class BanForm(forms.Form):
     def banned_until(self) -> datetime:
         duration = self.cleaned_data["duration"]
         if duration == "until":
-            return self.cleaned_data["until"]
+            until: datetime = self.cleaned_data["until"]
+            return until
         return timezone.now() + timedelta(days=int(duration))
 
 

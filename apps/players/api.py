@@ -16,18 +16,20 @@ from apps.leaderboards.selectors import ratings_of
 @bot_api()
 def account(request: HttpRequest, body: dict[str, Any]) -> JsonResponse:
     user = request.user
-    bot = bot_account_of(user.pk)
+    user_id = user.pk
+    assert user_id is not None  # the bot API's door let a token's account in
+    bot = bot_account_of(user_id)
     assert bot is not None  # a token belongs to a bot account
     token = request.bot_token  # type: ignore[attr-defined]
     return JsonResponse({
         "type": "account",
         "account": {
-            "id": user.pk,
+            "id": user_id,
             "name": user.get_username(),
             "bot_account": True,
             "owner": bot.owner.get_username(),
             "description": bot.description,
-            "ratings": ratings_of(user.pk),
+            "ratings": ratings_of(user_id),
             "profile": reverse("players:profile", args=[user.get_username()]),
         },
         "token": {"id": token.pk, "name": token.name, "prefix": token.prefix, "created_at": token.created_at.isoformat()},
