@@ -4,6 +4,8 @@ which extends this admin from above (the accounts app names no app above it)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.db.models import QuerySet
@@ -33,14 +35,19 @@ class BannedFilter(admin.SimpleListFilter):
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
-    list_display = ("username", "email", "is_guest", "banned", "last_seen", "date_joined", "is_staff")
-    list_filter = ("is_guest", BannedFilter, "is_staff", "is_active", "date_joined")
+    # Typed as any such tuple, not as these: the moderators' admin (apps/moderation/admin.py) extends them.
+    list_display: tuple[str, ...] = ("username", "email", "is_guest", "banned", "last_seen", "date_joined", "is_staff")
+    list_filter: ClassVar[tuple[str | type[admin.ListFilter], ...]] = (
+        "is_guest", BannedFilter, "is_staff", "is_active", "date_joined"
+    )
     search_fields = ("username", "email")
     ordering = ("-date_joined",)
     # Bans go through the moderators' actions (a service, a log line with the reason), never by editing fields.
-    readonly_fields = ("is_guest", "banned_until", "ban_reason", "last_seen", "last_login", "date_joined")
+    readonly_fields: ClassVar[tuple[str, ...]] = (
+        "is_guest", "banned_until", "ban_reason", "last_seen", "last_login", "date_joined"
+    )
     fieldsets = (
-        *DjangoUserAdmin.fieldsets,
+        *(DjangoUserAdmin.fieldsets or ()),
         (_("Tile Rummy"), {"fields": ("is_guest", "banned_until", "ban_reason", "last_seen")}),
     )
 
