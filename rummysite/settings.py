@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import Final
 
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
@@ -348,7 +349,7 @@ LANGUAGES = [("en", _("English")), ("ro", _("Romanian"))]
 LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale" / "overrides"]
 USE_I18N = True
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60  # the choice outlives the browser session
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE: Final = "Lax"  # Final: its type is the literal set_cookie takes
 TIME_ZONE = "UTC"
 USE_TZ = True
 

@@ -26,7 +26,8 @@ class AccountAdapter(DefaultAccountAdapter):
                 _("Names starting with “%(prefix)s” are kept for guest accounts: please choose another.")
                 % {"prefix": GUEST_PREFIX}
             )
-        return super().clean_username(username, shallow=shallow)
+        cleaned: str = super().clean_username(username, shallow=shallow)
+        return cleaned
 
     def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
         # A new player keeps the language they signed up in (SPEC 12).
@@ -39,7 +40,7 @@ class AccountAdapter(DefaultAccountAdapter):
         language = profile_language(user)
         if language is not None:
             translation.activate(language)
-        response = super().post_login(request, user, **kwargs)
+        response: HttpResponse = super().post_login(request, user, **kwargs)
         if language is not None:
             remember(response, language)
         return response

@@ -60,14 +60,15 @@ class GuestConvertForm(forms.Form):
         self.fields["email"].widget.attrs.update(autocomplete="email")
 
     def clean_username(self) -> str:
-        return get_adapter().clean_username(self.cleaned_data["username"])
+        username: str = get_adapter().clean_username(self.cleaned_data["username"])
+        return username
 
     #: Whether the address already belongs to an account. The form never says so (SPEC 11: allauth's
     #: enumeration prevention): the view keeps the guest's account without it and mails the owner instead.
     email_taken = False
 
     def clean_email(self) -> str:
-        email = get_adapter().clean_email(self.cleaned_data["email"])
+        email: str = get_adapter().clean_email(self.cleaned_data["email"])
         self.email_taken = email_in_use(email)
         return email
 

@@ -20,7 +20,7 @@ class User(AbstractUser):
     # the moderation service (apps/moderation), which also voids the account's rating gains.
     booster_since = models.DateTimeField(_("marked as booster"), null=True, blank=True)
 
-    class Meta(AbstractUser.Meta):
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined, misc]  # Django's, left out of django-stubs
         swappable = "AUTH_USER_MODEL"
         verbose_name = _("user")
         verbose_name_plural = _("users")

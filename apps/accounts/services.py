@@ -108,7 +108,7 @@ def guest_login(request: HttpRequest) -> User:
     """The visitor's account: the signed-in user if there is one, otherwise a new guest, signed in (at
     most a few new guests per address: `guests_admit`)."""
     if request.user.is_authenticated:
-        return request.user  # type: ignore[return-value]
+        return request.user
     guests_admit(client_address(request))
     user = guest_create()
     login(request, user, backend=_LOGIN_BACKEND)

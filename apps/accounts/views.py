@@ -4,6 +4,7 @@ apps/players', above the apps it shows)."""
 from __future__ import annotations
 
 from allauth.account.adapter import get_adapter
+from allauth.account.models import EmailAddress
 from django.contrib import messages
 from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -60,7 +61,7 @@ def guest_convert(request: HttpRequest) -> HttpResponse:
         if form.email_taken:
             get_adapter(request).send_account_already_exists_mail(data["email"])
         else:
-            user.emailaddress_set.get(primary=True).send_confirmation(request)
+            EmailAddress.objects.get(user=user, primary=True).send_confirmation(request)
         messages.success(
             request,
             _("Welcome, %(name)s: this account is yours now. Check your email: we sent a message to %(email)s.")
