@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from apps.engine.errors import EngineError
 from apps.live.bus import bus
+from apps.live.compact import dumps
 from apps.live.endpoint import Endpoint, Receive, Scope, Send
 from apps.live.guard import Field, FrameSpec
 from apps.live.threads import db
@@ -27,7 +28,7 @@ from apps.tables.engine_text import engine_text
 from apps.tables.models import Table
 from apps.tables.parts import SocketPart, socket_frames, socket_parts
 from apps.tables.rooms import Room, rooms
-from apps.tables.snapshot import dumps, invitations_for, lobby_tables
+from apps.tables.snapshot import invitations_for, lobby_tables
 
 #: A move's `id` is kept with the move (MoveLog.client_id) to apply it once: at most this long.
 MAX_ID_LENGTH = 64
@@ -221,7 +222,7 @@ class LobbySocket(Endpoint):
             bus().listen(invitations_topic(self.bot_id), self.invited)
         await self.send_tables()
         if self.bot_id is not None:
-            await self.send_invitations()
+            await self.send_invitations(self.bot_id)
 
     async def closed(self) -> None:
         rooms().lobby.leave(self)
@@ -231,8 +232,8 @@ class LobbySocket(Endpoint):
     def invited(self, text: str) -> None:
         rooms().spawn(self.send_text(text))
 
-    async def send_invitations(self) -> None:
-        invitations = await db(invitations_for)(self.bot_id)
+    async def send_invitations(self, bot_id: int) -> None:
+        invitations = await db(invitations_for)(bot_id)
         await self.send_text(dumps({"type": "invitations", "invitations": invitations}))
 
     async def send_tables(self) -> None:
@@ -242,7 +243,7 @@ class LobbySocket(Endpoint):
     async def on_sync(self, content: dict[str, Any]) -> None:
         await self.send_tables()
         if self.bot_id is not None:
-            await self.send_invitations()
+            await self.send_invitations(self.bot_id)
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         await self.send_text('{"type":"pong"}')

@@ -40,14 +40,18 @@ def check_seconds() -> float:
     return float(getattr(settings, "TABLE_ROOM_CHECK_SECONDS", 1.0))
 
 
-class Viewer(Protocol):
+class Listener(Protocol):
+    """What the lobby needs of a socket."""
+
+    async def send_text(self, text: str) -> None: ...
+
+
+class Viewer(Listener, Protocol):
     """What a room needs of a socket."""
 
     user_id: int | None
     sent: int
     wants_presence: bool
-
-    async def send_text(self, text: str) -> None: ...
 
 
 class Room:
@@ -106,14 +110,14 @@ class Lobby:
 
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
-        self.viewers: set[Viewer] = set()
+        self.viewers: set[Listener] = set()
 
-    def join(self, viewer: Viewer) -> None:
+    def join(self, viewer: Listener) -> None:
         if not self.viewers:
             bus().listen(LOBBY_TOPIC, self.take)
         self.viewers.add(viewer)
 
-    def leave(self, viewer: Viewer) -> None:
+    def leave(self, viewer: Listener) -> None:
         self.viewers.discard(viewer)
         if not self.viewers:
             bus().unlisten(LOBBY_TOPIC, self.take)
