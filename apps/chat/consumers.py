@@ -15,7 +15,7 @@ from apps.chat import services
 from apps.chat.models import MAX_LENGTH, MAX_REPORT_LENGTH
 from apps.chat.wire import chat_topic
 from apps.live.bus import bus
-from apps.live.guard import Field, FrameSpec
+from apps.live.guard import CLIENT_ID, Field, FrameSpec
 from apps.live.threads import db
 from apps.tables.parts import SocketPart
 
@@ -24,12 +24,12 @@ TEXT_FIELD_LIMIT = 4 * MAX_LENGTH
 
 CHAT_FRAMES: dict[str, FrameSpec] = {
     "chat": FrameSpec((Field("text", (str,), max_length=TEXT_FIELD_LIMIT), Field("phrase", (str,), max_length=12),
-                       Field("id", (str,), max_length=64))),
+                       CLIENT_ID)),
     "mute": FrameSpec((Field("user", (int,), required=True),)),
     "unmute": FrameSpec((Field("user", (int,), required=True),)),
     "chat_delete": FrameSpec((Field("message", (int,), required=True),)),
     "report": FrameSpec((Field("user", (int,)), Field("message", (int,)), Field("reason", (str,), required=True, max_length=12),
-                         Field("text", (str,), max_length=2 * MAX_REPORT_LENGTH), Field("id", (str,), max_length=64))),
+                         Field("text", (str,), max_length=2 * MAX_REPORT_LENGTH), CLIENT_ID)),
 }
 
 

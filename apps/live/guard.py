@@ -90,6 +90,13 @@ class Field:
             )
 
 
+#: A frame's own `id`, chosen by the client: echoed as `ref` by the frame's `ack` or error, and kept with
+#: a move (MoveLog.client_id) so that a move sent twice is applied once. At most this long, everywhere.
+CLIENT_ID_LENGTH = 64
+#: The `id` field of the frames that carry one.
+CLIENT_ID = Field("id", (str,), max_length=CLIENT_ID_LENGTH)
+
+
 @dataclass(frozen=True)
 class FrameSpec:
     fields: tuple[Field, ...] = ()

@@ -19,7 +19,7 @@ from apps.engine.errors import EngineError
 from apps.live.bus import bus
 from apps.live.compact import dumps
 from apps.live.endpoint import Endpoint, Receive, Scope, Send
-from apps.live.guard import Field, FrameSpec
+from apps.live.guard import CLIENT_ID, Field, FrameSpec
 from apps.live.threads import db
 from apps.tables import services
 from apps.tables.access import may_watch
@@ -29,9 +29,6 @@ from apps.tables.models import Table
 from apps.tables.parts import SocketPart, socket_frames, socket_parts
 from apps.tables.rooms import Room, rooms
 from apps.tables.snapshot import invitations_for, lobby_tables
-
-#: A move's `id` is kept with the move (MoveLog.client_id) to apply it once: at most this long.
-MAX_ID_LENGTH = 64
 
 NO_FIELDS = FrameSpec()
 
@@ -44,14 +41,14 @@ class TableSocket(Endpoint):
         "move": FrameSpec((
             Field("move", (str, dict), required=True),
             Field("version", (int,)),
-            Field("id", (str,), max_length=MAX_ID_LENGTH),
+            CLIENT_ID,
         )),
         "draft": FrameSpec((Field("move", (str, dict, type(None)), required=True),)),
         "back": NO_FIELDS,
         "leave": NO_FIELDS,
         # `id`, as on a move: echoed as `ref` by the refusal, or by an `ack` when the match starts, so that a
         # retried start can be matched to its answer (docs/protocol.md, section 4).
-        "start": FrameSpec((Field("id", (str,), max_length=MAX_ID_LENGTH),)),
+        "start": FrameSpec((CLIENT_ID,)),
         "rematch": NO_FIELDS,
         "ready": NO_FIELDS,
         "pace": FrameSpec((Field("seconds", (int,), required=True),)),

@@ -14,6 +14,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from apps.live.guard import CLIENT_ID_LENGTH
+
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
@@ -253,7 +255,7 @@ class MoveLog(models.Model):
     actor = models.CharField(_("made by"), max_length=10, choices=Actor.choices, default=Actor.PLAYER)
     at = models.DateTimeField(_("at"))
     offset_ms = models.PositiveIntegerField(_("milliseconds since the deal"))
-    client_id = models.CharField(_("client message id"), max_length=64, blank=True, default="")
+    client_id = models.CharField(_("client message id"), max_length=CLIENT_ID_LENGTH, blank=True, default="")
     version = models.PositiveIntegerField(_("table version after the move"))
 
     class Meta:

@@ -12,6 +12,7 @@ from django.db.models import Count, Model, Q, QuerySet
 
 from apps.bots.selectors import bot_account_ids
 from apps.tables import rated
+from apps.tables.access import may_see_match
 from apps.tables.models import Game, Match, MatchPlayer, Seat, Table
 from apps.tables.records import game_record
 
@@ -173,13 +174,9 @@ def finished_game(game_id: int) -> Game | None:
 
 
 def may_see_game(game: Game, user: Any) -> bool:
-    """A game of a public table is open to everyone; of a private one, to its players and moderators
-    (the same rule as the match page and the record download)."""
-    if not game.match.table.private:
-        return True
-    if user is None or not user.is_authenticated:
-        return False
-    return bool(user.is_staff) or MatchPlayer.objects.filter(match=game.match, user=user).exists()
+    """For other apps (the review page): a game is seen by whoever may see its match, by the one rule of
+    apps/tables/access.py (a public table's to everyone; a private one's to its players and moderators)."""
+    return may_see_match(game.match, user)
 
 
 def finished_game_record(game: Game) -> dict[str, Any]:

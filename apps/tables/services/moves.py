@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from apps.accounts.models import User
 from apps.engine.errors import IllegalMove, InvalidMove
 from apps.engine.game import Back, Leave
+from apps.live.guard import CLIENT_ID_LENGTH
 from apps.tables.models import MoveLog, Table
 from apps.tables.services import sql
 from apps.tables.services.errors import MoveOutcome, NotAllowed, StaleVersion
@@ -33,7 +34,7 @@ def game_move(
     client_id: str = "",
 ) -> MoveOutcome:
     """A seated player's move. The same `client_id` sent twice is applied once."""
-    client_id = client_id[:64]  # as long as MoveLog keeps it, so that the duplicate check matches
+    client_id = client_id[:CLIENT_ID_LENGTH]  # as long as MoveLog keeps it, so that the duplicate check matches
     with transaction.atomic():
         table = lock(table_id)
         seat = seat_of(table, by)

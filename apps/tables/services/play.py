@@ -19,6 +19,7 @@ from apps.engine.game import Leave, Move, Rules
 from apps.engine.match import Match as EngineMatch
 from apps.lib import metrics
 from apps.lib.events import Event
+from apps.live.guard import CLIENT_ID_LENGTH
 from apps.tables import effects, history, rated
 from apps.tables.events import GameFinished
 from apps.tables.models import Game, MoveLog, Table
@@ -74,7 +75,7 @@ def apply_and_save(
         actor=actor,
         at=now,
         offset_ms=max(0, int((now - game.started_at).total_seconds() * 1000)),
-        client_id=client_id[:64],
+        client_id=client_id[:CLIENT_ID_LENGTH],
         version=table.version,
     )
     game_fields = ["state", "turn", "move_count", "deadline"]
