@@ -4,11 +4,18 @@ Channels' default (`database_sync_to_async`, thread-sensitive) queues every fram
 of the process behind one thread, one database round trip at a time. Here a small pool of threads
 (TABLES_DB_THREADS) each keeps its connection (CONN_MAX_AGE), closing stale ones around every call as
 Django's request cycle does.
+
+A StopIteration raised on a thread reaches its caller as a RuntimeError (`db`, `awaitable`). Python
+3.11 and 3.12 cannot put a StopIteration into an asyncio future (CPython gh-112182, fixed in 3.13): the
+loop logs a TypeError and the awaiting coroutine waits for good. A stray `next()` in a service froze a
+socket's frames that way (its handler task never resumed), and a test helper's froze the hint frames'
+tests one run in five.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -39,9 +46,16 @@ def _in_thread(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
                 connection.health_check_done = True  # type: ignore[attr-defined]  # Django's own flag; the stubs omit it
     try:
         return function(*args, **kwargs)
+    except StopIteration as error:
+        raise _not_stop_iteration(error) from error
     finally:
         close_old_connections()
         _last_used.at = time.monotonic()
+
+
+def _not_stop_iteration(error: StopIteration) -> RuntimeError:
+    """What a StopIteration becomes on its way to the event loop (as PEP 479 does in a generator)."""
+    return RuntimeError(f"StopIteration raised on a thread: {error!r}")
 
 
 def db(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
@@ -54,3 +68,40 @@ def db(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
         return await loop.run_in_executor(_executor, _in_thread, function, args, kwargs)
 
     return call
+
+
+def awaitable(future: concurrent.futures.Future[R]) -> asyncio.Future[R]:
+    """`asyncio.wrap_future(future)` (cancelling the awaitable cancels `future` if it has not started), but
+    a StopIteration that `future` ended with arrives as a RuntimeError instead of never arriving."""
+    loop = asyncio.get_running_loop()
+    result: asyncio.Future[R] = loop.create_future()
+
+    def copy(finished: concurrent.futures.Future[R]) -> None:
+        if result.done():
+            return
+        if finished.cancelled():
+            result.cancel()
+            return
+        error = finished.exception()
+        if isinstance(error, StopIteration):
+            converted = _not_stop_iteration(error)
+            converted.__cause__ = error
+            result.set_exception(converted)
+        elif error is not None:
+            result.set_exception(error)
+        else:
+            result.set_result(finished.result())
+
+    def ended(finished: concurrent.futures.Future[R]) -> None:
+        try:
+            loop.call_soon_threadsafe(copy, finished)
+        except RuntimeError:  # the loop was closed meanwhile: nobody is waiting any more
+            pass
+
+    def given_up(awaited: asyncio.Future[R]) -> None:
+        if awaited.cancelled():
+            future.cancel()
+
+    result.add_done_callback(given_up)
+    future.add_done_callback(ended)
+    return result

@@ -42,7 +42,7 @@ from django.utils.translation import gettext as _
 from apps.engine.errors import EngineError
 from apps.engine.review import hint as engine_hint
 from apps.engine.review.plays import Suggestion
-from apps.live.threads import db
+from apps.live.threads import awaitable, db
 from apps.review import services
 from apps.review.services import HintInProgress, HintTicket, NoHintNow
 
@@ -184,7 +184,7 @@ async def _hint_frame(table_id: int, by: Any, language: str) -> dict[str, Any]:
             await db(services.hint_give_back)(ticket)
             raise
         try:
-            found = await asyncio.wait_for(asyncio.wrap_future(future), timeout=budget_seconds())
+            found = await asyncio.wait_for(awaitable(future), timeout=budget_seconds())
         except TimeoutError:
             held = False
             future.add_done_callback(lambda _future: services.hint_search_done(ticket.user_id))

@@ -4,18 +4,17 @@ rated table, a spectator and a fourth hint get an error frame, and nothing chang
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import pytest
-from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.test import override_settings
 
 from apps.engine.game import Draw
 from apps.engine.review.plays import Suggestion
+from apps.live.threads import db
 from apps.review import hint_pool, services
 from apps.review.models import HintUse
 from apps.tables.models import Table
@@ -26,15 +25,10 @@ from tests.tables.test_consumers import connect, drain, receive
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.asyncio,
-    # Quarantined (issue 40, session of 2026-12-07): about one run in five of this file, on SQLite and on
-    # PostgreSQL alike, a test's first database call after an earlier test's hint search never returns
-    # (the awaited executor future stays pending while every live-db thread waits for work), and the run
-    # hangs for good instead of failing. Found at the end of the session, cause not found; the hints'
-    # reservation, bounds and give-back are tested in test_services.py, and a real hint in the browser in
-    # tests/browser/test_hints.py. Run it by hand with RUN_HINT_FRAMES=1 until the hang is understood.
-    pytest.mark.skipif(not os.environ.get("RUN_HINT_FRAMES"), reason="quarantined: hangs about one run in five"),
 ]
-db = sync_to_async
+# The tests' own database calls (`db`) run as the sockets' do, on apps/live/threads.py: a helper that
+# fails fails its test. Through asgiref's `sync_to_async` a StopIteration (a helper's `next()`, now and
+# then with the random deal) left the test waiting for good: this file hung one run in five (issue 40).
 real_engine_hint = services.engine_hint
 
 
