@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from apps.accounts import services
 from apps.accounts.forms import GuestConvertForm
-from apps.accounts.models import User
+from apps.accounts.requests import SignedInRequest
 from apps.accounts.sockets import other_sessions_ended
 
 
@@ -41,12 +41,12 @@ def guest_start(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def guest_convert(request: HttpRequest) -> HttpResponse:
+def guest_convert(request: SignedInRequest) -> HttpResponse:
     """A guest picks a name, an email and a password and keeps the same account (and its history). The
     answer is the same whether or not the address already has an account (SPEC 11, as allauth's sign-up
     does it): a new address is sent its confirmation; one already in use is not taken, and its owner is
     sent allauth's "you already have an account" mail instead."""
-    user: User = request.user  # type: ignore[assignment]
+    user = request.user
     if not user.is_guest:
         return redirect("players:profile", user.username)
     form = GuestConvertForm(request.POST or None, user=user)

@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from apps.accounts.requests import SignedInRequest
 from apps.bots import services
 from apps.bots.models import AccessToken, BotAccount
 
@@ -45,10 +46,10 @@ class AccessTokenAdmin(admin.ModelAdmin):
         return False
 
     @admin.action(description=_("Revoke the selected tokens (their sockets close at once)"))
-    def revoke(self, request: HttpRequest, queryset: QuerySet[AccessToken]) -> None:
+    def revoke(self, request: SignedInRequest, queryset: QuerySet[AccessToken]) -> None:
         count = 0
         for token in queryset.filter(revoked_at__isnull=True):
-            services.token_revoke(token_id=token.pk, by=request.user)  # type: ignore[arg-type]
+            services.token_revoke(token_id=token.pk, by=request.user)
             count += 1
         self.message_user(request, ngettext("%(count)d token revoked.", "%(count)d tokens revoked.", count)
                           % {"count": count}, messages.SUCCESS)

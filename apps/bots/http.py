@@ -25,7 +25,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
-from apps.accounts.models import User
+from apps.accounts.requests import SignedInRequest
 from apps.bots import tokens
 from apps.bots.auth import TokenRefused, authenticate
 from apps.bots.models import AccessToken
@@ -36,11 +36,10 @@ MAX_BODY = 8 * 1024
 View = Callable[..., HttpResponse]
 
 
-class BotRequest(HttpRequest):
+class BotRequest(SignedInRequest):
     """The request a `bot_api` view is given (in types only: it is the HttpRequest Django made): its user
     is the token's bot account, never anonymous, and `bot_token` is the token."""
 
-    user: User
     bot_token: AccessToken
 
 

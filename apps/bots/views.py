@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.models import User
+from apps.accounts.requests import SignedInRequest
 from apps.bots import presence, services
 from apps.bots.forms import BotAccountForm, TokenForm
 from apps.bots.models import BotAccount
@@ -31,8 +32,8 @@ def _mine(request: HttpRequest, name: str) -> BotAccount:
 
 
 @login_required
-def my_bots(request: HttpRequest) -> HttpResponse:
-    user: User = request.user  # type: ignore[assignment]
+def my_bots(request: SignedInRequest) -> HttpResponse:
+    user = request.user
     form = BotAccountForm(request.POST or None)
     status = 200
     if request.method == "POST":
@@ -82,7 +83,7 @@ def bot_page(request: HttpRequest, name: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_new(request: HttpRequest, name: str) -> HttpResponse:
+def token_new(request: SignedInRequest, name: str) -> HttpResponse:
     """A new token, shown in the answer to the POST that made it and never again. It is not carried to
     a later page view through the session: a session row would keep it in plain text for as long as the
     session lives (up to 14 days, until the next view of the page). Reloading this answer asks the
@@ -92,7 +93,7 @@ def token_new(request: HttpRequest, name: str) -> HttpResponse:
     if not form.is_valid():
         return _bot_page(request, bot, form=form, status=400)
     try:
-        _token, secret = services.token_create(bot_id=bot.pk, by=request.user, name=form.cleaned_data["name"])  # type: ignore[arg-type]
+        _token, secret = services.token_create(bot_id=bot.pk, by=request.user, name=form.cleaned_data["name"])
     except services.BotAccountError as error:
         form.add_error(None, str(error))
         return _bot_page(request, bot, form=form, status=400)
@@ -101,11 +102,11 @@ def token_new(request: HttpRequest, name: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_revoke(request: HttpRequest, name: str, token_id: int) -> HttpResponse:
+def token_revoke(request: SignedInRequest, name: str, token_id: int) -> HttpResponse:
     bot = _mine(request, name)
     if not tokens_of(bot).filter(pk=token_id).exists():
         raise Http404(_("There is no such token."))
-    token = services.token_revoke(token_id=token_id, by=request.user)  # type: ignore[arg-type]
+    token = services.token_revoke(token_id=token_id, by=request.user)
     messages.success(request, _("The token “%(name)s” is revoked: its sockets are closed.") % {"name": token.name})
     return redirect("bots:bot", bot.user.username)
 

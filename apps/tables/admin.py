@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from apps.accounts.requests import SignedInRequest
 from apps.tables import services
 from apps.tables.models import Game, Match, MatchPlayer, MoveLog, Seat, Table
 
@@ -76,11 +77,11 @@ class TableAdmin(admin.ModelAdmin):
         return False
 
     @admin.action(description=gettext_lazy("Close the selected tables (a match in progress is abandoned, unrated)"))
-    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+    def close_tables(self, request: SignedInRequest, queryset: QuerySet[Table]) -> None:
         closed = 0
         for table in queryset:
             try:
-                services.table_close(table_id=table.pk, by=request.user, reason="moderator")  # type: ignore[arg-type]
+                services.table_close(table_id=table.pk, by=request.user, reason="moderator")
             except services.TableError as error:
                 self.message_user(request, f"#{table.pk}: {error}", messages.WARNING)
                 continue
@@ -102,10 +103,10 @@ class SeatAdmin(admin.ModelAdmin):
         return False
 
     @admin.action(description=gettext_lazy("Kick the selected seats (during a match: out of it)"))
-    def kick(self, request: HttpRequest, queryset: QuerySet[Seat]) -> None:
+    def kick(self, request: SignedInRequest, queryset: QuerySet[Seat]) -> None:
         for seat in queryset.select_related("table"):
             try:
-                services.seat_kick(table_id=seat.table_id, seat_index=seat.index, by=request.user)  # type: ignore[arg-type]
+                services.seat_kick(table_id=seat.table_id, seat_index=seat.index, by=request.user)
             except services.TableError as error:
                 self.message_user(request, f"{seat}: {error}", messages.WARNING)
                 continue
