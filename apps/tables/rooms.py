@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from django.conf import settings
@@ -62,6 +63,7 @@ class Room:
         self.viewers: set[Viewer] = set()
         self.loading: asyncio.Future[None] | None = None
         self.presence: Presence | None = None  # made by Rooms.join, in the server loop
+        self.listener: Callable[[str], None] | None = None  # its table's topic on the bus, while it has viewers
 
     def accept(self, text: str) -> bool:
         """Take a published change if it is newer than what the room holds."""
@@ -166,15 +168,16 @@ class Rooms:
         room.viewers.discard(viewer)
         if not room.viewers and self.rooms.get(room.table_id) is room:
             del self.rooms[room.table_id]
-            bus().unlisten(table_topic(room.table_id), room.listener)  # type: ignore[attr-defined]
+            if room.listener is not None:
+                bus().unlisten(table_topic(room.table_id), room.listener)
             if room.presence is not None:
                 room.presence.stop()
 
-    def _listener(self, room: Room) -> Any:
+    def _listener(self, room: Room) -> Callable[[str], None]:
         def listener(text: str) -> None:
             self.take(room, text)
 
-        room.listener = listener  # type: ignore[attr-defined]
+        room.listener = listener
         return listener
 
     def take(self, room: Room, text: str) -> None:

@@ -34,7 +34,7 @@ def lock(table_id: int) -> Table:
     table = sql.lock_table(table_id)
     if table is None:
         raise TableNotFound(no_such_table(table_id))
-    table._due_when_locked = (table.due_action, table.due_at)  # type: ignore[attr-defined]
+    table._due_when_locked = (table.due_action, table.due_at)  # type: ignore[attr-defined]  # a note on this instance for apps/tables/effects.py, not a field
     return table
 
 
