@@ -146,9 +146,9 @@ class Seat(models.Model):
     def display_name(self) -> str:
         if self.bot_level:
             return str(_("Bot (%(level)s)") % {"level": BotLevel(self.bot_level).label})
-        if self.user_id is None:
+        if self.user is None:
             return str(_("Empty seat"))
-        return self.user.get_username()  # type: ignore[union-attr]
+        return self.user.get_username()
 
 
 class AbortReason(models.TextChoices):

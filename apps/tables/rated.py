@@ -257,7 +257,7 @@ def seating_verdict(seating: Sequence[dict[str, Any]], *, turn_seconds: int) -> 
             guest=bool(seat.get("guest")),
             bot_account=bool(seat.get("bot_account")),
             verified=True,
-            owner_id=owners.get(seat.get("user_id")),  # type: ignore[arg-type]
+            owner_id=owners.get(seat.get("user_id")),  # type: ignore[arg-type]  # a bot account's seat has a user id
         )
         for seat in taken
     ]

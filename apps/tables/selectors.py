@@ -48,7 +48,7 @@ def finished_match(match_id: int) -> FinishedMatch | None:
     bots = bot_account_ids(player.user_id for player in rows)
     registered = [
         player for player in rows
-        if player.user_id is not None and not player.bot_level and not player.user.is_guest  # type: ignore[union-attr]
+        if player.user is not None and not player.bot_level and not player.user.is_guest
     ]
     # Whether they are bot accounts alone, by the one rule (apps/tables/rated.py): the match's start
     # already checked the emails, the pace and the daily cap, so those are taken as passed here.
@@ -67,7 +67,7 @@ def finished_match(match_id: int) -> FinishedMatch | None:
     ).among_bots
     if bots and not among_bots:
         registered = []
-    players = tuple(RatedPlayer(player.user_id, player.place or 0, player.left) for player in registered)  # type: ignore[arg-type]
+    players = tuple(RatedPlayer(player.user_id, player.place or 0, player.left) for player in registered)  # type: ignore[arg-type]  # registered: each has a user
     return FinishedMatch(match.pk, match.game, match.rated, players, bots=among_bots)
 
 
