@@ -86,9 +86,11 @@ async def check_open_sockets() -> None:
     if not connections:
         return
     if _checker:
-        found = await db(_checker[0])(sorted({connection.user_id for connection in connections}))  # type: ignore[misc]
+        found = await db(_checker[0])(
+            sorted({connection.user_id for connection in connections if connection.user_id is not None})
+        )
         for connection in connections:
-            data = found.get(connection.user_id)  # type: ignore[arg-type]
+            data = found.get(connection.user_id) if connection.user_id is not None else None
             if data is not None:
                 await connection.tell(data)
     sessions = sorted({(c.user_id, c.session_key) for c in connections

@@ -31,9 +31,10 @@ import asyncio
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
 from django.utils import translation
@@ -45,6 +46,9 @@ from apps.engine.review.plays import Suggestion
 from apps.live.threads import awaitable, db
 from apps.review import services
 from apps.review.services import HintInProgress, HintTicket, NoHintNow
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class HintsBusy(NoHintNow):
@@ -149,10 +153,10 @@ def submit(ticket: HintTicket) -> tuple[Future[Suggestion], Executor]:
     return future, pool
 
 
-def _translated(language: str, function: Any) -> Any:
-    def run(*args: Any) -> Any:
+def _translated(language: str, function: Callable[P, R]) -> Callable[P, R]:
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
         with translation.override(language):
-            return function(*args)
+            return function(*args, **kwargs)
 
     return run
 
@@ -202,7 +206,7 @@ async def _hint_frame(table_id: int, by: Any, language: str) -> dict[str, Any]:
         except BaseException:
             await db(services.hint_give_back)(ticket)
             raise
-        return await db(_translated(language, services.hint_settle))(ticket, found)  # type: ignore[no-any-return]
+        return await db(_translated(language, services.hint_settle))(ticket, found)
     finally:
         if held:
             await db(services.hint_search_done)(ticket.user_id)

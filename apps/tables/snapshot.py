@@ -207,11 +207,11 @@ def table_envelope(table_id: int) -> str | None:
 
 def frame_in(published: dict[str, Any], user_id: int | None) -> str:
     """The frame (as text) of one viewer in an unpacked envelope: their seat's, else the spectators'."""
-    frames = published["frames"]
+    frames: dict[str, str] = published["frames"]
     seat = published["seats"].get(str(user_id)) if user_id is not None else None
     if seat is None:
-        return frames[SPECTATOR]  # type: ignore[no-any-return]
-    return frames.get(str(seat)) or frames[SPECTATOR]  # type: ignore[no-any-return]
+        return frames[SPECTATOR]
+    return frames.get(str(seat)) or frames[SPECTATOR]
 
 
 def frame_for_user(table_id: int, user_id: int | None) -> dict[str, Any]:
