@@ -84,3 +84,20 @@ def test_puzzles_come_from_finished_games_records_too(capsys: pytest.CaptureFixt
     assert found["games"] == 6 and found["puzzles"] >= 1
     assert all(json.loads(line)["source"]["from"] == "record" for line in out.read_text().splitlines())
     assert run(capsys, "puzzles", "check", str(out))[0] == 0
+
+
+def test_the_puzzles_example_of_the_engine_docs_prints_what_it_shows(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.engine.test_review_command import ROOT, holds, shown_commands
+
+    monkeypatch.chdir(ROOT)
+    examples = [
+        (argv, shown)
+        for argv, shown in shown_commands((ROOT / "docs" / "engine.md").read_text())
+        if argv[0] == "puzzles"
+    ]
+    assert [argv[:2] for argv, _ in examples] == [["puzzles", "check"]]
+    for argv, shown in examples:
+        code, output = run(capsys, *argv)
+        assert code == 0 and holds(json.loads(output), shown)
