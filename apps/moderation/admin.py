@@ -193,7 +193,8 @@ class ModeratedUserAdmin(UserAdmin):
     actions = ["ban_users", "unban_users", "mark_boosters", "mute_chat", "unmute_chat"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
-        return super().get_queryset(request).annotate(shares=shares_with_another())
+        users: QuerySet[User] = super().get_queryset(request)
+        return users.annotate(shares=shares_with_another())
 
     @admin.display(boolean=True, description=_("linked"), ordering="shares")
     def linked(self, user: User) -> bool:
