@@ -92,7 +92,8 @@ def scrub_logentry(entry: dict[str, Any]) -> dict[str, Any]:
         text = " ".join([message, *map(str, params)])
     if scrub_string(text) == FILTERED or scrub_string(entry.get("formatted", "")) == FILTERED:
         return {"message": FILTERED, "params": []}
-    return scrub_value(entry)  # type: ignore[no-any-return]
+    scrubbed: dict[str, Any] = scrub_value(entry)
+    return scrubbed
 
 
 def scrub(event: Mapping[str, Any], hint: dict[str, Any] | None = None) -> dict[str, Any]:

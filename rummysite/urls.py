@@ -7,7 +7,7 @@ from apps.bots import api as bot_api
 from rummysite import pwa, views
 
 # The admin signs in through allauth's login page, so it gets the same rate limits (ACCOUNT_RATE_LIMITS).
-admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]  # wrapped on purpose
 
 urlpatterns = [
     path("", views.home, name="home"),

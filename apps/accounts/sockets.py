@@ -39,7 +39,7 @@ def refusal(scope: dict[str, Any]) -> owners.Told | None:
     code = why_barred(user)
     if code is None:
         return None
-    return owners.Told(owners.BARRED, code, barred_message(user))  # type: ignore[arg-type]
+    return owners.Told(owners.BARRED, code, barred_message(user))  # type: ignore[arg-type]  # a barred user is a User
 
 
 def explain(code: str, detail: dict[str, Any]) -> str:
@@ -101,7 +101,7 @@ def _session_data(keys: list[str]) -> dict[str, dict[str, Any]]:
     engine = import_module(settings.SESSION_ENGINE)
     store: SessionBase = engine.SessionStore()
     if settings.SESSION_ENGINE in ("django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db"):
-        model = store.get_model_class()  # type: ignore[attr-defined]
+        model = store.get_model_class()  # type: ignore[attr-defined]  # the database engines' store has it (checked above)
         rows = model.objects.filter(session_key__in=keys, expire_date__gt=timezone.now())
         return {row.session_key: store.decode(row.session_data) for row in rows}
     found = {}

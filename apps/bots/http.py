@@ -155,7 +155,7 @@ def bot_api(methods: Sequence[str] = ("GET",)) -> Callable[[View], View]:
                 response["Allow"] = ", ".join(methods)
                 return response
             request.user = token.bot.user
-            request.bot_token = token  # type: ignore[attr-defined]
+            request.bot_token = token  # type: ignore[attr-defined]  # what BotRequest declares for the view
             try:
                 return view(request, read_body(request) if request.method == "POST" else {}, *args, **kwargs)
             except ApiError as error:

@@ -86,7 +86,7 @@ try:
     from autobahn.exception import Disconnected as Disconnected  # re-exported: apps/live/endpoint.py catches it
 except ImportError:  # served by something other than daphne
 
-    class Disconnected(Exception):  # type: ignore[no-redef]
+    class Disconnected(Exception):  # type: ignore[no-redef]  # the stand-in when autobahn is not installed
         pass
 
 

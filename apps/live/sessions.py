@@ -40,7 +40,7 @@ def _user_of(session: Any, deadline: float) -> Any:
     """The session's user (an AnonymousUser if none), or None if the handshake has waited too long."""
     if time.monotonic() > deadline:
         return None
-    return get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]
+    return get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]  # get_user reads only the session
 
 
 class SessionUserMiddleware:

@@ -5,22 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import JsonResponse
 from django.urls import reverse
 
-from apps.bots.http import bot_api
+from apps.bots.http import BotRequest, bot_api
 from apps.bots.selectors import bot_account_of
 from apps.leaderboards.selectors import ratings_of
 
 
 @bot_api()
-def account(request: HttpRequest, body: dict[str, Any]) -> JsonResponse:
+def account(request: BotRequest, body: dict[str, Any]) -> JsonResponse:
     user = request.user
     user_id = user.pk
-    assert user_id is not None  # the bot API's door let a token's account in
     bot = bot_account_of(user_id)
     assert bot is not None  # a token belongs to a bot account
-    token = request.bot_token  # type: ignore[attr-defined]
+    token = request.bot_token
     return JsonResponse({
         "type": "account",
         "account": {
