@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import socket
 import subprocess
 import time
 import uuid
@@ -163,14 +164,13 @@ def test_a_publish_from_the_loop_after_a_listen_hears_the_answers_to_it(made):
         loop.remember()
         answering.listen("presence:3", answer)
         await subscribed(answering, "presence:3")
+        channel = asking.channel("presence:3")
         for n in range(10):
-            topic = "presence:3"
-            listener = answers.append
-            asking.listen(topic, listener)
-            asking.publish(topic, f"ask {n}")  # at once, from the loop
+            asking.listen("presence:3", answers.append)
+            asking.publish("presence:3", f"ask {n}")  # at once, from the loop
             await until(lambda n=n: f"here ask {n}" in answers)
-            asking.unlisten(topic, listener)
-            await until(lambda: numsub(REDIS_URL, asking.channel(topic)) == 1)  # only the answering bus
+            asking.unlisten("presence:3", answers.append)
+            await until(lambda: numsub(REDIS_URL, channel) == 1)  # only the answering bus's subscription
 
     in_own_loop(main)
     assert [text for text in answers if text.startswith("here")] == [f"here ask {n}" for n in range(10)]
@@ -179,8 +179,18 @@ def test_a_publish_from_the_loop_after_a_listen_hears_the_answers_to_it(made):
 # -- two Redis servers, by hash -----------------------------------------------------------------------------
 
 
+def free_port() -> int:
+    """A port nothing listens on now (Redis's cluster bus, at port + 10000, must fit too)."""
+    while True:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        if port < 55000:
+            return port
+
+
 class Server:
-    """A Redis server of the test's own, on a fixed port (6391, 6392: the bus's drills' ports)."""
+    """A Redis server of the test's own, on a free port: never one that someone else's run started."""
 
     def __init__(self, port: int, directory: Path) -> None:
         self.port = port
@@ -188,6 +198,8 @@ class Server:
         self.directory = directory
 
     def start(self) -> None:
+        with pytest.raises(redis.ConnectionError):
+            redis.Redis.from_url(self.url).ping()  # nobody else's server answers here
         subprocess.run(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
                         "--appendonly", "no", "--daemonize", "yes", "--dir", str(self.directory),
                         "--pidfile", str(self.directory / f"{self.port}.pid")], check=True, capture_output=True)
@@ -219,7 +231,7 @@ class Server:
 def servers(tmp_path: Path) -> Iterator[list[Server]]:
     if shutil.which("redis-server") is None:
         pytest.skip("no redis-server to start")
-    started = [Server(port, tmp_path) for port in (6391, 6392)]
+    started = [Server(free_port(), tmp_path) for _ in range(2)]
     for server in started:
         server.start()
     try:
@@ -238,7 +250,7 @@ def on_each_server(bus: RedisBus) -> tuple[str, str]:
 
 
 def test_the_hash_puts_a_topic_on_the_same_server_in_every_process(made):
-    urls = ["redis://127.0.0.1:6391/0", "redis://127.0.0.1:6392/0"]
+    urls = ["redis://127.0.0.1:6501/0", "redis://127.0.0.1:6502/0"]  # never connected to
     one, other = made(urls), made(urls)
     topics = [f"table:{n}" for n in range(200)]
     placed = [one.shards.index(one.shard_of(topic)) for topic in topics]

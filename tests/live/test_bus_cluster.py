@@ -1,4 +1,4 @@
-"""The live bus on a Redis Cluster of the test's own (three masters on ports 7001-7003, no replicas, in a
+"""The live bus on a Redis Cluster of the test's own (three masters on free ports, no replicas, in a
 temporary directory): sharded pub/sub, each channel subscribed on the master that owns its slot, and
 moved to the new owner when its slot moves. Skipped where redis-server cannot start a cluster."""
 
@@ -19,8 +19,9 @@ from redis.crc import key_slot
 from apps.live import loop
 from apps.live.bus import ClusterBus
 from tests.live.helpers import in_own_loop
+from tests.live.test_bus import free_port
 
-PORTS = (7001, 7002, 7003)
+PORTS = tuple(free_port() for _ in range(3))
 CEILING = 30.0
 
 
@@ -49,6 +50,7 @@ def cluster(tmp_path: Path) -> Iterator[str]:
     if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
         pytest.skip("no redis-server to start a cluster with")
     for port in PORTS:
+        assert not _answers(port), f"someone else's server answers on {port}"
         directory = tmp_path / str(port)
         directory.mkdir()
         subprocess.run(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
