@@ -30,15 +30,15 @@ def solve_counted(table: Sequence[Sequence[Tile]], rack: Sequence[Tile], **optio
         return solve(table, rack, **options), 0
     walks: list[Any] = []
 
-    class _Counted(original):  # type: ignore[misc, valid-type]
+    class _Counted(original):  # type: ignore[misc, valid-type]  # the walk class, found by name at run time
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             walks.append(self)
 
     with _LOCK:
-        _strategy._Walk = _Counted  # type: ignore[attr-defined]
+        _strategy._Walk = _Counted  # type: ignore[attr-defined]  # swapped in for counting, put back below
         try:
             found = solve(table, rack, **options)
         finally:
-            _strategy._Walk = original  # type: ignore[attr-defined]
+            _strategy._Walk = original  # type: ignore[attr-defined]  # see above
     return found, sum(len(getattr(walk, "cache", ())) for walk in walks)

@@ -115,7 +115,7 @@ class PositionValue:
             tuple(floats(row) for row in hidden),
             floats(data["hidden_bias"]),
             floats(data["out"]),
-            float(data["out_bias"]),  # type: ignore[arg-type]
+            float(data["out_bias"]),  # type: ignore[arg-type]  # a JSON value; float() refuses one that is not a number
         )
         if len(value.mean) != WIDTH or len(value.scale) != WIDTH or any(len(row) != WIDTH for row in value.hidden):
             raise ValueError(f"A Rearrange position value reads {WIDTH} features")

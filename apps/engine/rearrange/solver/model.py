@@ -53,7 +53,7 @@ def _memo(function: _Function) -> _Function:
         return found
 
     memoised.__doc__ = function.__doc__
-    memoised.cache_clear = table.clear  # type: ignore[attr-defined]
+    memoised.cache_clear = table.clear  # type: ignore[attr-defined]  # as functools.cache's functions have it
     return cast(_Function, memoised)
 
 
