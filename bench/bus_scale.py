@@ -163,11 +163,14 @@ def start_redis(log_dir: Path) -> None:
 
 
 def stop_redis() -> None:
+    server = redis.Redis(port=REDIS_PORT, socket_connect_timeout=1, retry_on_error=[])
     for _ in range(100):
         try:
-            redis.Redis(port=REDIS_PORT).shutdown(nosave=True)
+            server.ping()
         except redis.ConnectionError:
             return  # nothing answers on the port (any more)
+        try:
+            server.shutdown(nosave=True)  # returns once the server has closed the connection
         except redis.RedisError:
             pass
         time.sleep(0.05)
