@@ -21,6 +21,7 @@ import redis
 from apps.live import loop
 from apps.live.bus import LocalBus, RedisBus
 from tests.live.helpers import in_own_loop
+from tests.site.processes import manage, shell
 
 REDIS_URL = os.environ.get("REDIS_URL")
 needs_redis = pytest.mark.skipif(not REDIS_URL, reason="the Redis bus needs REDIS_URL")
@@ -335,3 +336,18 @@ def test_the_embedded_bus_delivers_in_the_loop_and_never_needs_a_repair_after_a_
 
     in_own_loop(main)
     assert heard == ["now"] and repairs == []
+
+
+# -- the settings -------------------------------------------------------------------------------------------
+
+
+def test_the_bus_is_on_the_redis_servers_the_settings_name_and_a_wrong_one_stops_the_process():
+    urls = "redis://127.0.0.1:6501/0,redis://127.0.0.1:6502/0"
+    made = shell(
+        "import json; from apps.live.bus import bus; print(json.dumps([type(bus()).__name__, bus().urls]))",
+        REDIS_URL="redis://127.0.0.1:6503/0",
+        REDIS_BUS_URLS=urls,
+    )
+    assert made == ["RedisBus", urls.split(",")]
+    refused = manage(["check"], REDIS_URL="redis://127.0.0.1:6503/0", REDIS_BUS_URLS="http://127.0.0.1:6501")
+    assert refused.returncode != 0 and "REDIS_BUS_URLS" in refused.stderr
