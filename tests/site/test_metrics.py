@@ -100,6 +100,7 @@ def test_every_task_sent_is_stamped_with_when_it_was_queued():
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)  # the socket's session is read on a database thread, which may hold a connection from an earlier test
 async def test_open_websockets_are_counted_until_they_close():
     headers = [(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1:8000")]
     before = sample("rummy_websockets_connected", endpoint="other")
