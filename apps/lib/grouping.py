@@ -9,9 +9,12 @@ within the hour, the rated repeat cap: SPEC 11 and 15).
 
 The rules, as lichess's pool does them (`modules/pool` in lila) and grown to tables of 3 and 4:
 
-- A table is acceptable only if its rating spread (highest minus lowest) is within every member's
-  tolerance, `TOLERANCE + WIDENING * waves missed`: a newcomer is seated near their rating, and a player
-  who has waited long enough takes any table, so nobody waits forever for want of a perfect match.
+- A table is acceptable only if its rating spread (highest minus lowest) is within the tolerance of the
+  member who has waited longest, `TOLERANCE + WIDENING * waves missed`: a newcomer is seated near their
+  rating, and a player who has waited long takes whoever comes next, so nobody waits forever for want of
+  a perfect match. (The widest tolerance, not the narrowest: with the narrowest, a player far from the
+  middle waits until a newcomer happens to arrive near them, and at 8 arrivals a minute one player in
+  twenty waited over 40 s; bench/pairing.py.)
 - Seat as many players as possible, the longest waiting first: leaving a player out costs more than any
   acceptable table, and more the longer they have waited.
 - Among the groupings that seat the same players, the smallest spreads win; a table that mixes frequent
@@ -32,7 +35,7 @@ from itertools import combinations
 
 #: The rating spread a table may have for a player who has missed no wave, and its growth per wave missed.
 TOLERANCE = 100.0
-WIDENING = 25.0
+WIDENING = 80.0
 #: Extra cost of a table that mixes frequent leavers with others, or provisional ratings with settled ones.
 LEAVER_MIX = 150.0
 PROVISIONAL_MIX = 50.0
@@ -74,10 +77,10 @@ def _anyone(a: Waiting, b: Waiting) -> bool:
 
 def table_cost(table: Sequence[Waiting], allowed: Allowed = _anyone) -> float | None:
     """What seating `table` together costs (its spread, plus the mixing costs), or None when it may not be
-    formed: a forbidden pair, or a spread beyond some member's tolerance."""
+    formed: a forbidden pair, or a spread beyond the widest tolerance of its members."""
     ratings = [player.rating for player in table]
     spread = max(ratings) - min(ratings)
-    if spread > min(player.tolerance for player in table):
+    if spread > max(player.tolerance for player in table):
         return None
     if not all(allowed(a, b) for a, b in combinations(table, 2)):
         return None
@@ -109,12 +112,13 @@ def form_tables(waiting: Sequence[Waiting], seats: int = 2, allowed: Allowed = _
     # A forward pass over the players in rating order. At player i a state is a mask: bit k set means
     # player i+k is already seated (by a table an earlier player started). layer[mask] = (least cost so
     # far, the state before, the table player i started or None). Only reachable states are kept.
+    widest = max((player.tolerance for player in players), default=0.0)  # no table spreads wider
     layers: list[dict[int, State]] = [{0: (0.0, 0, None)}]
     for i, player in enumerate(players):
         layer: dict[int, State] = {}
         near = []  # the players after i close enough to sit with i at all
         for k in range(1, window):
-            if i + k >= count or players[i + k].rating - player.rating > player.tolerance:
+            if i + k >= count or players[i + k].rating - player.rating > widest:
                 break
             near.append(k)
         for mask, (so_far, _, _) in layers[-1].items():

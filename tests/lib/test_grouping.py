@@ -20,15 +20,20 @@ def test_two_players_close_in_rating_get_a_table():
     assert grouping.left == []
 
 
-def test_players_too_far_apart_wait_until_their_tolerance_has_grown_enough():
+def test_players_too_far_apart_wait_until_one_of_them_has_waited_long_enough():
     gap = TOLERANCE + 3 * WIDENING
     newcomers = [Waiting(1, 1000), Waiting(2, 1000 + gap)]
     assert ids(form_tables(newcomers)) == []
     assert sorted(player.id for player in form_tables(newcomers).left) == [1, 2]
+    not_yet = [Waiting(1, 1000, waves=2), Waiting(2, 1000 + gap)]
+    assert ids(form_tables(not_yet)) == []
     one_waited = [Waiting(1, 1000, waves=3), Waiting(2, 1000 + gap)]
-    assert ids(form_tables(one_waited)) == [], "every member's tolerance must cover the spread"
-    both_waited = [Waiting(1, 1000, waves=3), Waiting(2, 1000 + gap, waves=3)]
-    assert ids(form_tables(both_waited)) == [[1, 2]]
+    assert ids(form_tables(one_waited)) == [[1, 2]], "a long wait takes whoever comes next"
+
+
+def test_a_newcomer_is_seated_with_the_nearest_rating_when_several_fit():
+    players = [Waiting(1, 1000), Waiting(2, 1300, waves=10), Waiting(3, 1290)]
+    assert ids(form_tables(players)) == [[2, 3]]
 
 
 def test_a_forbidden_pair_never_shares_a_table_even_when_closest():
