@@ -121,20 +121,22 @@ def form_tables(waiting: Sequence[Waiting], seats: int = 2, allowed: Allowed = _
             if i + k >= count or players[i + k].rating - player.rating > widest:
                 break
             near.append(k)
+        # The tables player i may start, with their cost and the seats they take: the same whatever the
+        # state, so worked out once per player.
+        starts: list[tuple[int, float, tuple[int, ...]]] = []
+        for others in combinations(near, seats - 1):
+            cost = table_cost([player, *(players[i + k] for k in others)], allowed)
+            if cost is not None:
+                starts.append((sum(1 << k for k in others), cost, (0, *others)))
+        unseated = UNSEATED + UNSEATED_PER_WAVE * player.waves
         for mask, (so_far, _, _) in layers[-1].items():
             if mask & 1:
                 _keep(layer, mask >> 1, (so_far, mask, None))
                 continue
-            _keep(layer, mask >> 1, (so_far + UNSEATED + UNSEATED_PER_WAVE * player.waves, mask, None))
-            free = [k for k in near if not mask >> k & 1]
-            for others in combinations(free, seats - 1):
-                cost = table_cost([player, *(players[i + k] for k in others)], allowed)
-                if cost is None:
-                    continue
-                seated = mask
-                for k in others:
-                    seated |= 1 << k
-                _keep(layer, seated >> 1, (so_far + cost, mask, (0, *others)))
+            _keep(layer, mask >> 1, (so_far + unseated, mask, None))
+            for bits, cost, started in starts:
+                if not bits & mask:
+                    _keep(layer, (mask | bits) >> 1, (so_far + cost, mask, started))
         layers.append(layer)
     tables: list[tuple[Waiting, ...]] = []
     left: list[Waiting] = []
