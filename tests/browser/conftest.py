@@ -66,6 +66,7 @@ def server_env(directory: Path) -> dict[str, str]:
             # Every page of the session comes from 127.0.0.1 to one site: SPEC 11's limits per address
             # are for strangers (their edges are tested in tests/accounts and tests/security).
             "GUESTS_PER_ADDRESS_PER_HOUR": "100000",
+            "GUESTS_PER_ADDRESS_BURST": "100000",
             "LIVE_SOCKETS_PER_ADDRESS": "100000",
         }
     )

@@ -43,7 +43,8 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
                # No repair from the database within the test: what reaches the other process came by the bus.
                TABLE_ROOM_CHECK_SECONDS="60",
                # Every visitor here comes from 127.0.0.1, run after run, and the cache is the shared Redis.
-               GUESTS_PER_ADDRESS_PER_HOUR="100000")
+               GUESTS_PER_ADDRESS_PER_HOUR="100000",
+               GUESTS_PER_ADDRESS_BURST="100000")
     SITE_ENV.clear()
     SITE_ENV.update(env)
     migrate(env)

@@ -39,7 +39,8 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
            if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "REDIS_BUS_URLS"}}
     env.update(DATABASE_URL=f"sqlite:///{directory / 'site.sqlite3'}", CELERY_EMBEDDED="0", LOG_LEVEL="WARNING",
                PYTHONUNBUFFERED="1", TABLE_WEB_HEARTBEAT="0", TABLE_FAIR_SEED_SECONDS="0", LIVE_BUS_CHANNEL=PREFIX,
-               TABLE_ROOM_CHECK_SECONDS="60", GUESTS_PER_ADDRESS_PER_HOUR="100000")
+               TABLE_ROOM_CHECK_SECONDS="60", GUESTS_PER_ADDRESS_PER_HOUR="100000",
+               GUESTS_PER_ADDRESS_BURST="100000")
     migrate(env)
     with ExitStack() as stack:
         yield [stack.enter_context(daphne(env, directory / f"daphne-{name}.log")) for name in ("a", "b")]
