@@ -54,6 +54,8 @@ class Table(models.Model):
     private = models.BooleanField(_("private"), default=False)
     invite_token = models.CharField(_("invite token"), max_length=32, unique=True, default=new_invite_token)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.OPEN)
+    #: The players asked for an unrated match (a casual pool, challenge or arena: SPEC 15-17).
+    casual = models.BooleanField(_("casual"), default=False)
     rated = models.BooleanField(_("rated"), default=False)
     #: Why the table is (or its match was) unrated: reason codes of apps/tables/rated.py, decided there
     #: with `rated` whenever the seats change before a match and when it starts.

@@ -44,8 +44,9 @@ SAME_OWNER = "same_owner"  # two bot accounts of one owner: one person playing t
 UNVERIFIED_EMAIL = "unverified_email"  # a registered person without a verified email address
 NO_TIMER = "no_timer"  # turn_seconds == 0: a loser could stall it for ever
 REPEAT_OPPONENTS = "repeat_opponents"  # the same accounts' rated matches of the last hours are used up
+CASUAL = "casual"  # the players asked for a casual match (a casual pool, challenge or arena)
 BARRED = "barred"  # an account a moderator marked as a booster: barred from rated play (SPEC 11)
-REASONS = (BOT, GUEST, BOT_ACCOUNT, SAME_OWNER, UNVERIFIED_EMAIL, BARRED, NO_TIMER, REPEAT_OPPONENTS)
+REASONS = (CASUAL, BOT, GUEST, BOT_ACCOUNT, SAME_OWNER, UNVERIFIED_EMAIL, BARRED, NO_TIMER, REPEAT_OPPONENTS)
 
 # Why a match was aborted (SPEC 11): the seat stood up itself, or was stood up (a moderator, a ban).
 ABORT_LEFT = AbortReason.LEFT.value
@@ -87,10 +88,12 @@ class Verdict:
     among_bots: bool = False  # rated on the bot accounts' own board
 
 
-def verdict(seats: Sequence[SeatFacts], *, turn_seconds: int, earlier: int = 0, limit: int | None = None) -> Verdict:
+def verdict(
+    seats: Sequence[SeatFacts], *, turn_seconds: int, earlier: int = 0, limit: int | None = None, casual: bool = False
+) -> Verdict:
     """Whether a match of these seats would be rated, and every reason it would not. `earlier`: the rated
     matches the same accounts already started together within the window; `limit`: how many they may
-    (`repeat_limit()` when not given).
+    (`repeat_limit()` when not given); `casual`: the players asked for an unrated match.
 
     >>> alice, bob = SeatFacts(1, verified=True), SeatFacts(2, verified=True)
     >>> verdict([alice, bob], turn_seconds=60)
@@ -107,6 +110,8 @@ def verdict(seats: Sequence[SeatFacts], *, turn_seconds: int, earlier: int = 0, 
     ('bot_account',)
     >>> verdict([alice, SeatFacts(5, verified=True, barred=True)], turn_seconds=60).reasons
     ('barred',)
+    >>> verdict([alice, bob], turn_seconds=60, casual=True).reasons
+    ('casual',)
 
     Bot accounts alone need no email address; they are rated on their own board, held to the daily cap
     like people (`judge` counts it by bot and by owner), and never two of one owner together:
@@ -120,7 +125,7 @@ def verdict(seats: Sequence[SeatFacts], *, turn_seconds: int, earlier: int = 0, 
     ('same_owner',)
     """
     limit = repeat_limit() if limit is None else limit
-    found: set[str] = set()
+    found: set[str] = {CASUAL} if casual else set()
     accounts = [seat for seat in seats if seat.bot_account]
     among_bots = bool(seats) and len(accounts) == len(seats)
     if any(seat.bot for seat in seats):
@@ -218,7 +223,12 @@ def earlier_rated_among_owners(owner_ids: Sequence[int], *, now: datetime | None
 
 
 def judge(
-    seats: Iterable[tuple[Any, str]], *, turn_seconds: int, now: datetime | None = None, starting: bool = False
+    seats: Iterable[tuple[Any, str]],
+    *,
+    turn_seconds: int,
+    now: datetime | None = None,
+    starting: bool = False,
+    casual: bool = False,
 ) -> Verdict:
     """The verdict on these taken seats (user or None, site bot level) at a table of that pace, from the
     database: the daily cap is counted only for a table that would otherwise be rated; among bot accounts
@@ -227,7 +237,7 @@ def judge(
     same accounts (or owners) starting at the same moment count each other (the caller's transaction holds
     the locks until the new match is saved)."""
     facts = facts_of(seats)
-    first = verdict(facts, turn_seconds=turn_seconds)
+    first = verdict(facts, turn_seconds=turn_seconds, casual=casual)
     if not first.rated:
         return first
     user_ids = sorted(seat.user_id for seat in facts if seat.user_id is not None)

@@ -24,6 +24,7 @@ def unrated_reasons() -> dict[str, str]:
     """Why a table is unrated, worded, by the reason codes of apps/tables/rated.py (the frames carry the
     codes; the scripts and the match page show these)."""
     return {
+        rated.CASUAL: _("the players chose a casual match"),
         rated.BOT: _("a bot is playing"),
         rated.GUEST: _("a guest is playing"),
         rated.BOT_ACCOUNT: _("a bot account is playing with people"),

@@ -24,7 +24,14 @@ The map, one idea a module, each importing only the ones above it:
 
 from apps.tables.services.due import game_ready, games_extend_deadlines, table_due, tables_sweep_due
 from apps.tables.services.errors import MoveOutcome, NotAllowed, StaleVersion, TableError, TableNotFound
-from apps.tables.services.matches import table_new_match, table_pace, table_rematch, table_seed, table_start
+from apps.tables.services.matches import (
+    table_new_match,
+    table_open_started,
+    table_pace,
+    table_rematch,
+    table_seed,
+    table_start,
+)
 from apps.tables.services.moves import TABLE_ONLY_MOVES, game_back, game_draft, game_move
 from apps.tables.services.seating import (
     invitation_accept,
@@ -58,6 +65,7 @@ __all__ = [
     "table_leave",
     "table_new_match",
     "table_open",
+    "table_open_started",
     "table_pace",
     "table_rematch",
     "table_seed",

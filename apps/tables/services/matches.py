@@ -3,6 +3,7 @@ player and bots, and what happens at a table once a match is over (rematch, a ne
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.db import transaction
@@ -11,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from apps.accounts.models import User
 from apps.engine.match import Match as EngineMatch
+from apps.lib.events import Event
 from apps.tables import effects, fairness, rated
 from apps.tables.events import SeatChanged
 from apps.tables.models import FairDeal, Match, MatchPlayer, Seat, Table
@@ -21,6 +23,8 @@ from apps.tables.services.rows import (
     bump,
     check_host_limit,
     check_may_act,
+    check_may_sit,
+    check_seat_limit,
     hold_user_limits,
     is_moderator,
     lock,
@@ -30,7 +34,7 @@ from apps.tables.services.rows import (
     seat_row,
     seats,
 )
-from apps.tables.services.seating import free_seat
+from apps.tables.services.seating import check_options, free_seat
 
 
 def table_start(*, table_id: int, by: User) -> Match:
@@ -48,7 +52,60 @@ def table_start(*, table_id: int, by: User) -> Match:
         return start(table, rows)
 
 
-def start(table: Table, rows: list[Seat], now: datetime | None = None) -> Match:
+def table_open_started(
+    *,
+    players: Sequence[User],
+    game: str,
+    seat_count: int,
+    turn_seconds: int,
+    match_length: int = 1,
+    casual: bool = False,
+    bots: Sequence[str] = (),
+    private: bool = False,
+) -> Table:
+    """Open a table with `players` seated in that order (the first hosts it), then `bots` (site bot
+    levels), and start its match at once: what quick pairing, a challenge everyone accepted and an arena
+    do (SPEC 15-17). The match is exactly a match of a table opened by hand: its fair deal, its clock,
+    rated unless `casual` or the seats make it unrated (apps/tables/rated.py). Each player must be allowed
+    to sit and have a seat free under their limit; the limits of all the players are held (in id order:
+    two such tables opened at once never deadlock) until the table is saved."""
+    people = list(players)
+    if len({user.pk for user in people}) != len(people) or not people:
+        raise TableError(_("Each player takes one seat."))
+    levels = check_options(
+        game, seat_count=seat_count, match_length=match_length, turn_seconds=turn_seconds, bots=bots, people=len(people)
+    )
+    if "" in levels[len(people) :]:
+        raise TableError(_("Every seat must be taken before the match starts."))
+    for user in people:
+        check_may_sit(user)
+    with transaction.atomic():
+        for user in sorted(people, key=lambda user: user.pk):
+            hold_user_limits(user)
+        for user in people:
+            check_seat_limit(user)
+        table = Table.objects.create(
+            game=game,
+            host=people[0],
+            seat_count=seat_count,
+            match_length=match_length,
+            turn_seconds=turn_seconds,
+            private=private,
+            casual=casual,
+            version=1,
+        )
+        now = timezone.now()
+        rows = [
+            Seat(table=table, index=index, user=people[index] if index < len(people) else None, bot_level=level, joined_at=now)
+            for index, level in enumerate(levels)
+        ]
+        Seat.objects.bulk_create(rows)
+        seated = [SeatChanged(table.pk, seat.index, seat.user_id, seated=True) for seat in rows if seat.user_id]
+        start(table, rows, now, events=seated)
+    return table
+
+
+def start(table: Table, rows: list[Seat], now: datetime | None = None, events: Sequence[Event] = ()) -> Match:
     """Start a match at the locked table whose seats are all taken. Its fair deal opens first (SPEC 11:
     the commitment is shown before any player's seed exists); the first deal waits for the human seats'
     seeds (`table_seed`, or the DEAL due action when the window is over). Until then `match.state` is
@@ -76,12 +133,12 @@ def start(table: Table, rows: list[Seat], now: datetime | None = None) -> Match:
     fair = fairness.deal_open(match=match, seats=rows, now=now)
     if fairness.seeds_due(fair, now):  # no human seat to wait for, or no window (TABLE_FAIR_SEED_SECONDS = 0)
         game, state = deal_first_game(table, match, fair, now)
-        effects.after_commit(table, frames=effects.Frames(game, match, state))
+        effects.after_commit(table, frames=effects.Frames(game, match, state), events=events)
     else:
         table.due_action, table.due_at = Due.DEAL, fair.seeds_until
         bump(table)
         table.save()
-        effects.after_commit(table)
+        effects.after_commit(table, events=events)
     return match
 
 

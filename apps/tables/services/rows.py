@@ -66,6 +66,7 @@ def save_seating(table: Table, seat_rows: list[Seat], *, starting: bool = False)
             [(seat.user, seat.bot_level) for seat in seat_rows if not seat.is_empty],
             turn_seconds=table.turn_seconds,
             starting=starting,
+            casual=table.casual,
         )
         table.rated, table.unrated_reasons = judged.rated, list(judged.reasons)
 

@@ -62,34 +62,12 @@ def table_open(
     (SPEC 11: rows.check_host_limit, rows.check_seat_limit)."""
     check_may_sit(by)
     invite = dict(invite or {})
-    if not is_available(game):
-        raise TableError(_("There is no game called %(game)r.") % {"game": game})
-    rules = get_rules(game)
-    if not rules.min_seats <= seat_count <= rules.max_seats:
-        raise TableError(
-            _("%(game)s is played by %(low)s to %(high)s players.")
-            % {"game": game_name(game), "low": rules.min_seats, "high": rules.max_seats}
-        )
-    if match_length not in MATCH_LENGTHS:
-        raise TableError(_("A match is 1, 3 or 5 games."))
-    paces = PACES[game]
+    levels = check_options(
+        game, seat_count=seat_count, match_length=match_length, turn_seconds=turn_seconds, bots=bots, people=1
+    )
     if turn_seconds is None:
-        turn_seconds = paces[0]
-    if turn_seconds not in paces:
-        raise TableError(
-            _("The pace must be one of %(paces)s seconds per turn (0: no timer).")
-            % {"paces": ", ".join(str(p) for p in sorted(paces))}
-        )
-    levels = list(bots) + [""] * (seat_count - 1 - len(bots))
-    if len(levels) != seat_count - 1 or any(level not in ("", *BotLevel.values) for level in levels):
-        raise TableError(_("Bots are chosen per empty seat: easy, hard or none."))
-    missing = sorted({level for level in levels if level and level not in bot_levels(game)})
-    if missing:
-        raise TableError(
-            _("There is no %(level)s bot for %(game)s yet.")
-            % {"level": ", ".join(str(BotLevel(level).label) for level in missing), "game": game_name(game)}
-        )
-    check_invitations(by, invite, levels)
+        turn_seconds = PACES[game][0]
+    check_invitations(by, invite, levels[1:])
     with transaction.atomic():
         hold_user_limits(by)
         check_host_limit(by)
@@ -114,7 +92,7 @@ def table_open(
                 invited=invite.get(index),
                 invited_at=now if index in invite else None,
             )
-            for index, level in enumerate(levels, start=1)
+            for index, level in enumerate(levels[1:], start=1)
         ]
         Seat.objects.bulk_create(rows)
         save_seating(table, rows)
@@ -127,6 +105,39 @@ def table_open(
             ),
         )
     return table
+
+
+def check_options(
+    game: str, *, seat_count: int, match_length: int, turn_seconds: int | None, bots: Sequence[str], people: int
+) -> list[str]:
+    """Refuse a table's options that the game does not allow; return each seat's site bot level ("" for
+    a person's seat), the `people` seats first, then `bots`, then empty seats."""
+    if not is_available(game):
+        raise TableError(_("There is no game called %(game)r.") % {"game": game})
+    rules = get_rules(game)
+    if not rules.min_seats <= seat_count <= rules.max_seats:
+        raise TableError(
+            _("%(game)s is played by %(low)s to %(high)s players.")
+            % {"game": game_name(game), "low": rules.min_seats, "high": rules.max_seats}
+        )
+    if match_length not in MATCH_LENGTHS:
+        raise TableError(_("A match is 1, 3 or 5 games."))
+    paces = PACES[game]
+    if turn_seconds is not None and turn_seconds not in paces:
+        raise TableError(
+            _("The pace must be one of %(paces)s seconds per turn (0: no timer).")
+            % {"paces": ", ".join(str(p) for p in sorted(paces))}
+        )
+    levels = list(bots) + [""] * (seat_count - people - len(bots))
+    if len(levels) != seat_count - people or any(level not in ("", *BotLevel.values) for level in levels):
+        raise TableError(_("Bots are chosen per empty seat: easy, hard or none."))
+    missing = sorted({level for level in levels if level and level not in bot_levels(game)})
+    if missing:
+        raise TableError(
+            _("There is no %(level)s bot for %(game)s yet.")
+            % {"level": ", ".join(str(BotLevel(level).label) for level in missing), "game": game_name(game)}
+        )
+    return [""] * people + levels
 
 
 def check_invitations(by: User, invite: Mapping[int, User], levels: Sequence[str]) -> None:

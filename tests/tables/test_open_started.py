@@ -1,0 +1,110 @@
+"""A table opened with its players seated and its match started (`services.table_open_started`): what
+quick pairing, challenges and arenas open (SPEC 15-17). Its match is a match like any other; bad options
+and players who may not sit change nothing."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import close_old_connections, connection
+from django.test import override_settings
+
+from apps.tables import rated, services
+from apps.tables.models import FairDeal, Match, Seat, Table
+from tests.tables.helpers import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_players_are_seated_in_order_and_the_match_has_started():
+    players = [make_user(name) for name in ("ana", "bogdan", "carmen")]
+    table = services.table_open_started(players=players, game="tile-rummy", seat_count=3, turn_seconds=60)
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    assert table.host_id == players[0].pk
+    assert [seat.user_id for seat in Seat.objects.filter(table=table).order_by("index")] == [p.pk for p in players]
+    match = Match.objects.get(table=table)
+    assert match.rated and table.match_id == match.pk
+    assert FairDeal.objects.filter(match=match).exists()  # its fair deal, as any table's
+    assert table.current_game_id is not None or table.due_action == Table.Due.DEAL  # dealt, or taking seeds
+
+
+def test_a_casual_table_is_unrated_and_says_why():
+    players = [make_user("ana"), make_user("bogdan")]
+    table = services.table_open_started(players=players, game="tile-rummy", seat_count=2, turn_seconds=60, casual=True)
+    match = Match.objects.get(table=table)
+    assert not match.rated and rated.CASUAL in match.unrated_reasons
+
+
+def test_bots_fill_the_seats_after_the_players_and_make_it_unrated():
+    table = services.table_open_started(
+        players=[make_user("ana")], game="tile-rummy", seat_count=3, turn_seconds=30, bots=["easy", "hard"]
+    )
+    seats = list(Seat.objects.filter(table=table).order_by("index"))
+    assert [seat.bot_level for seat in seats] == ["", "easy", "hard"]
+    assert not Match.objects.get(table=table).rated
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"seat_count": 3}, "Every seat must be taken"),
+        ({"turn_seconds": 45}, "pace must be one of"),
+        ({"game": "chess"}, "no game called"),
+        ({"match_length": 2}, "1, 3 or 5 games"),
+    ],
+)
+def test_bad_options_are_refused_and_open_nothing(options, message):
+    players = [make_user("ana"), make_user("bogdan")]
+    arguments = {"players": players, "game": "tile-rummy", "seat_count": 2, "turn_seconds": 60} | options
+    with pytest.raises(services.TableError, match=message):
+        services.table_open_started(**arguments)
+    assert not Table.objects.exists()
+
+
+def test_one_player_twice_is_refused():
+    ana = make_user("ana")
+    with pytest.raises(services.TableError, match="one seat"):
+        services.table_open_started(players=[ana, ana], game="tile-rummy", seat_count=2, turn_seconds=60)
+    assert not Table.objects.exists()
+
+
+@override_settings(TABLE_SEATS_PER_USER=1)
+def test_a_player_at_their_seat_limit_is_refused_and_nobody_is_seated():
+    ana, bogdan, carmen = make_user("ana"), make_user("bogdan"), make_user("carmen")
+    services.table_open_started(players=[ana, bogdan], game="tile-rummy", seat_count=2, turn_seconds=60)
+    with pytest.raises(services.NotAllowed, match="already sit at 1 table"):
+        services.table_open_started(players=[carmen, bogdan], game="tile-rummy", seat_count=2, turn_seconds=60)
+    assert Table.objects.count() == 1 and not Seat.objects.filter(user=carmen).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(TABLE_SEATS_PER_USER=1)
+def test_two_tables_opened_at_once_for_one_player_seat_them_once():
+    """Two openings that share a player, at the same moment: the seat limit is checked under each
+    player's held limits, so only one table takes the player (on PostgreSQL; SQLite runs one writer)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the race needs two writers: PostgreSQL")
+    shared = make_user("shared")
+    others = [make_user("ana"), make_user("bogdan")]
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def open_with(other):
+        try:
+            barrier.wait()
+            services.table_open_started(players=[other, shared], game="tile-rummy", seat_count=2, turn_seconds=60)
+            outcomes.append("opened")
+        except services.NotAllowed:
+            outcomes.append("refused")
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=open_with, args=(other,)) for other in others]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(outcomes) == ["opened", "refused"]
+    assert Seat.objects.filter(user=shared).count() == 1
