@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "apps.accounts",
+    "apps.social",  # follows and blocks: after accounts, below the tables, chat and pairing that ask it
     "apps.catalog",
     "apps.tables",
     "apps.leaderboards",

@@ -30,18 +30,24 @@ FLOORS: dict[str, int] = {
     # 1: identity (user, guests, bans, limits, signals, language) and the catalog of games
     "apps.accounts": 1,
     "apps.catalog": 1,
-    # 2: bot accounts and their tokens
+    # 2: bot accounts and their tokens; follows, friends and blocks; puzzles and their ratings
     "apps.bots": 2,
+    "apps.social": 2,
+    "apps.puzzles": 2,
     # 3: tables, seats, matches, the one write path
     "apps.tables": 3,
     # 4: what is built on the tables: the chat, the reviews and hints, the ratings
     "apps.chat": 4,
     "apps.review": 4,
     "apps.leaderboards": 4,
-    # 5: the moderators' tools, over all of the above
+    # 5: the moderators' tools, over all of the above; quick pairing and arenas, which open tables
     "apps.moderation": 5,
-    # 6: the composed pages of a player (the profile, the bot API's account)
+    "apps.pairing": 5,
+    "apps.tournaments": 5,
+    # 6: the composed pages of a player (the profile, the bot API's account); notifications, which hear
+    # of the events of every app below
     "apps.players": 6,
+    "apps.notifications": 6,
     # 7: the composition root: settings, urls, asgi, routing, the site's views and checks
     "rummysite": 7,
 }
@@ -51,6 +57,7 @@ TABLES_FACES = {
     "apps.tables.selectors": "reads of tables, matches and games (CONVENTIONS 17)",
     "apps.tables.parts": "where the apps above add their parts to a table's socket and page",
     "apps.tables.events": "the typed events a table publishes, for the apps that subscribe to them",
+    "apps.tables.services": "the one write path: quick pairing, challenges and arenas open and start tables",
 }
 
 

@@ -1,0 +1,1 @@
+"""Arenas: tournaments of 2-4-seat tables on a calendar, with standings pushed live (SPEC 16)."""
