@@ -23,6 +23,15 @@ from apps.engine.game import JSON, Move, game_package, game_slugs
 BOT_LEVELS: tuple[str, ...] = ("easy", "hard")
 
 
+def own_seat(view: JSON) -> int:
+    """The seat whose view a bot was given; a spectator's view (no seat, no rack) is refused: a bot
+    plays only from what its own seat may see."""
+    seat = view["you"]
+    if seat is None or "rack" not in view:
+        raise ValueError("A bot needs the view of its own seat, not a spectator's")
+    return int(seat)
+
+
 class Bot(Protocol):
     """A computer player of one game at one level."""
 

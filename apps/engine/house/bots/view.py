@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from apps.engine.bots import own_seat
 from apps.engine.game import JSON
 from apps.engine.house.positions import position
 from apps.engine.house.state import HouseState, Phase
@@ -47,13 +48,11 @@ class SeatView:
 
     @classmethod
     def of(cls, view: JSON) -> SeatView:
-        seat = view["you"]
-        if seat is None or "rack" not in view:
-            raise ValueError("A bot needs the view of its own seat, not a spectator's")
+        seat = own_seat(view)
         players = view["players"]
         drawn = view.get("drawn")
         return cls(
-            seat=int(seat),
+            seat=seat,
             seats=int(view["seats"]),
             phase=Phase(view["phase"]),
             turn_no=int(view["turn_no"]),

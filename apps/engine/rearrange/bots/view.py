@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from apps.engine.bots import own_seat
 from apps.engine.game import JSON
 from apps.engine.tiles import Tile
 
@@ -25,12 +26,10 @@ class RearrangeSeatView:
 
     @classmethod
     def of(cls, view: JSON) -> RearrangeSeatView:
-        seat = view["you"]
-        if seat is None or "rack" not in view:
-            raise ValueError("A bot needs the view of its own seat, not a spectator's")
+        seat = own_seat(view)
         players = view["players"]
         return cls(
-            seat=int(seat),
+            seat=seat,
             seats=int(view["seats"]),
             turn_no=int(view["turn_no"]),
             rack=tuple(Tile.parse(face) for face in view["rack"]),
