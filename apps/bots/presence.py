@@ -19,6 +19,8 @@ from collections.abc import Iterable
 
 from django.core.cache import cache
 
+from apps.live.threads import off_loop
+
 log = logging.getLogger(__name__)
 
 ONLINE_SECONDS = 60
@@ -68,10 +70,9 @@ def refresh() -> None:
 
 async def refresh_forever() -> None:
     """Runs in each web process's loop (started by apps.live.loop, see BotsConfig.ready)."""
-    loop = asyncio.get_running_loop()
     while True:
         await asyncio.sleep(REFRESH_SECONDS)
         try:
-            await loop.run_in_executor(None, refresh)
+            await off_loop(refresh)()
         except Exception as error:  # the cache is away for a moment: the next round tries again
             log.warning("Could not refresh the online bot accounts: %s", error)

@@ -27,6 +27,7 @@ from typing import Any
 from django.conf import settings
 
 from apps.live import loop
+from apps.live.threads import off_loop
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +145,7 @@ class RedisCounts(Counts):
 
     async def totals(self, keys: Sequence[str]) -> list[int]:
         try:
-            return await asyncio.get_running_loop().run_in_executor(None, self._totals, keys)
+            return await off_loop(self._totals)(keys)
         except Exception as error:  # Redis is away: this process's own count is the best there is
             log.warning("Counting sockets in Redis failed (%s: %s); counting this process only",
                         type(error).__name__, error)
@@ -187,7 +188,7 @@ class RedisCounts(Counts):
 
     async def beat(self) -> None:
         try:
-            await asyncio.get_running_loop().run_in_executor(None, self._beat)
+            await off_loop(self._beat)()
         except Exception as error:
             log.warning("Keeping the socket counts alive failed (%s: %s)", type(error).__name__, error)
 

@@ -70,6 +70,23 @@ def db(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     return call
 
 
+def off_loop(function: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """`await off_loop(f)(...)` runs `f(...)` on the loop's default executor (a cache or Redis round trip
+    that must not stall the loop; database work goes through `db`), a StopIteration arriving as a
+    RuntimeError."""
+
+    def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return function(*args, **kwargs)
+        except StopIteration as error:
+            raise _not_stop_iteration(error) from error
+
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        return await asyncio.get_running_loop().run_in_executor(None, lambda: guarded(*args, **kwargs))
+
+    return call
+
+
 def awaitable(future: concurrent.futures.Future[R]) -> asyncio.Future[R]:
     """`asyncio.wrap_future(future)` (cancelling the awaitable cancels `future` if it has not started), but
     a StopIteration that `future` ended with arrives as a RuntimeError instead of never arriving."""

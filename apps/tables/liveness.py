@@ -25,6 +25,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.cache import cache
 
+from apps.live.threads import off_loop
+
 log = logging.getLogger(__name__)
 
 WEB_KEY = "tables:web-heartbeat"
@@ -87,10 +89,9 @@ def check_downtime(now: float | None = None) -> timedelta | None:
 
 async def heartbeat() -> None:
     """Runs in each web process's event loop for as long as it serves (started by apps.live.loop)."""
-    loop = asyncio.get_running_loop()
     while True:
         try:
-            await loop.run_in_executor(None, web_alive)
+            await off_loop(web_alive)()
         except Exception as error:  # the cache is away for a moment: try again at the next beat
             log.warning("Could not write the web heartbeat: %s", error)
         await asyncio.sleep(HEARTBEAT_SECONDS)

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from apps.live.threads import awaitable, db
+from apps.live.threads import awaitable, db, off_loop
 from tests.live.helpers import in_own_loop
 
 #: How long a test waits for an answer that comes at once when all is well (a generous ceiling: CONVENTIONS 22).
@@ -48,6 +48,21 @@ def test_a_pool_job_that_raises_stop_iteration_reaches_the_awaiting_coroutine_as
             with pytest.raises(ValueError, match="refused"):
                 await asyncio.wait_for(awaitable(pool.submit(refused)), timeout=CEILING)
             assert await asyncio.wait_for(awaitable(pool.submit(int, "7")), timeout=CEILING) == 7
+
+    in_own_loop(main)
+
+
+def test_a_job_off_the_loop_that_raises_stop_iteration_reaches_its_caller_as_a_runtime_error() -> None:
+    """The processes' own loops (the bot accounts' presence, the web heartbeat, the socket counts) run
+    their cache and Redis round trips through `off_loop`."""
+
+    async def main() -> None:
+        with pytest.raises(RuntimeError, match="StopIteration") as raised:
+            await asyncio.wait_for(off_loop(a_stray_next)(), timeout=CEILING)
+        assert isinstance(raised.value.__cause__, StopIteration)
+        with pytest.raises(ValueError, match="refused"):
+            await asyncio.wait_for(off_loop(refused)(), timeout=CEILING)
+        assert await off_loop(int)("7", base=8) == 7
 
     in_own_loop(main)
 
