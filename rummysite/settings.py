@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "apps.accounts",
     "apps.social",  # follows and blocks: after accounts, below the tables, chat and pairing that ask it
+    "apps.puzzles",  # the puzzle trainer and the daily puzzle (SPEC 18)
     "apps.catalog",
     "apps.tables",
     "apps.leaderboards",
