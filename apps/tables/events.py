@@ -80,3 +80,23 @@ class TableClosed(Event):
 
     table_id: int
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableOpened(Event):
+    """`host_id` opened the table (its friends may hear of it: SPEC 17); `private`: only its link lets
+    anyone in."""
+
+    table_id: int
+    host_id: int
+    private: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPassed(Event):
+    """At a no-timer table (`turn_seconds` 0) the turn passed to `user_id`, a person not on autopilot, in
+    `seat` (SPEC 17: a slow table tells them). Timed tables never send it: their players are at the table."""
+
+    table_id: int
+    seat: int
+    user_id: int

@@ -31,7 +31,7 @@ from apps.engine.match import Match as EngineMatch
 from apps.tables import effects, liveness
 from apps.tables.models import FairDeal, Game, MoveLog, Table
 from apps.tables.services.errors import NotAllowed
-from apps.tables.services.flow import Due, deal_first_game, deal_next_game, dealer
+from apps.tables.services.flow import Due, deal_first_game, deal_next_game, dealer, turn_passed
 from apps.tables.services.play import apply_and_save
 from apps.tables.services.rows import bump, lock, rules_of, seat_of
 
@@ -145,7 +145,8 @@ def deal_due(table: Table, now: datetime) -> None:
         game, state = deal_first_game(table, match, FairDeal.objects.get(match=match), now)
     else:
         game, state = deal_next_game(table, match, EngineMatch.from_dict(match.state), dealer(match), now)
-    effects.after_commit(table, frames=effects.Frames(game, match, state))
+    turn = turn_passed(table, rules_of(table), state)
+    effects.after_commit(table, frames=effects.Frames(game, match, state), events=turn)
 
 
 def game_ready(*, table_id: int, by: User) -> None:

@@ -19,7 +19,7 @@ from apps.engine.game import Randomness, Rules
 from apps.engine.match import Match as EngineMatch
 from apps.engine.match import start_match as engine_start_match
 from apps.tables import fairness, history, rated
-from apps.tables.events import MatchFinished, Placing
+from apps.tables.events import MatchFinished, Placing, TurnPassed
 from apps.tables.models import FairDeal, Game, Match, MatchPlayer, Seat, Table
 from apps.tables.services.rows import bump, rules_of
 
@@ -50,6 +50,18 @@ def schedule(table: Table, game: Game, rules: Rules[Any], state: Any, now: datet
         table.due_action, table.due_at = Due.TIMEOUT, game.deadline
     else:
         table.due_action, table.due_at = Due.NOTHING, None
+
+
+def turn_passed(table: Table, rules: Rules[Any], state: Any) -> tuple[TurnPassed, ...]:
+    """At a no-timer table, whose turn it now is if that is a person not on autopilot (SPEC 17: they are
+    told); nothing at a timed table (from the seating at hand: no query)."""
+    seat = rules.to_move(state)
+    if table.turn_seconds or seat is None:
+        return ()
+    entry = table.seating[seat]
+    if entry["bot"] or entry["user_id"] is None or rules.is_away(state, seat):
+        return ()
+    return (TurnPassed(table.pk, seat, entry["user_id"]),)
 
 
 def deal_next_game(

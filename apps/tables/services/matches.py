@@ -18,7 +18,7 @@ from apps.tables.events import SeatChanged
 from apps.tables.models import FairDeal, Match, MatchPlayer, Seat, Table
 from apps.tables.options import PACES
 from apps.tables.services.errors import NotAllowed, TableError
-from apps.tables.services.flow import Due, deal_first_game, schedule
+from apps.tables.services.flow import Due, deal_first_game, schedule, turn_passed
 from apps.tables.services.rows import (
     bump,
     check_host_limit,
@@ -133,6 +133,7 @@ def start(table: Table, rows: list[Seat], now: datetime | None = None, events: S
     fair = fairness.deal_open(match=match, seats=rows, now=now)
     if fairness.seeds_due(fair, now):  # no human seat to wait for, or no window (TABLE_FAIR_SEED_SECONDS = 0)
         game, state = deal_first_game(table, match, fair, now)
+        events = (*events, *turn_passed(table, rules_of(table), state))
         effects.after_commit(table, frames=effects.Frames(game, match, state), events=events)
     else:
         table.due_action, table.due_at = Due.DEAL, fair.seeds_until
@@ -161,7 +162,8 @@ def table_seed(*, table_id: int, by: User, seed: object) -> None:
             match = table.match
             assert match is not None
             game, state = deal_first_game(table, match, fair, timezone.now())
-            effects.after_commit(table, frames=effects.Frames(game, match, state))
+            turn = turn_passed(table, rules_of(table), state)
+            effects.after_commit(table, frames=effects.Frames(game, match, state), events=turn)
         else:  # the table's row is written with the seed, so that a service waiting for the lock reads both again
             table.save(update_fields=["updated_at"])
 

@@ -24,7 +24,7 @@ from apps.tables import effects, history, rated
 from apps.tables.events import GameFinished
 from apps.tables.models import Game, MoveLog, Table
 from apps.tables.services import sql
-from apps.tables.services.flow import Due, abort_absent, finish_match, schedule, seconds
+from apps.tables.services.flow import Due, abort_absent, finish_match, schedule, seconds, turn_passed
 from apps.tables.services.rows import bump
 
 Actor = MoveLog.Actor
@@ -119,6 +119,8 @@ def apply_and_save(
             table.due_at = now + seconds("TABLE_NEXT_GAME_DELAY", 20)
     else:
         schedule(table, game, rules, after, now, new_turn=new_turn)
+        if new_turn and not table.turn_seconds:  # a slow table says whose turn it is; a timed one only compares
+            events = (*events, *turn_passed(table, rules, after))
     sql.write((logged, None), (game, game_fields), (table, [*MOVE_FIELDS, *table_fields]))
     # The lobby lists seats and status, which a move changes only when it ends the match.
     effects.after_commit(

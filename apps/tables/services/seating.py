@@ -17,7 +17,7 @@ from apps.engine.game import Leave, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
 from apps.lib.events import Event
 from apps.tables import effects, rated
-from apps.tables.events import InvitationChanged, SeatChanged, TableClosed
+from apps.tables.events import InvitationChanged, SeatChanged, TableClosed, TableOpened
 from apps.tables.models import BotLevel, FairDeal, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.options import MATCH_LENGTHS, PACES
 from apps.tables.services.errors import NotAllowed, TableError, TableNotFound
@@ -101,6 +101,7 @@ def table_open(
             table,
             events=(
                 SeatChanged(table.pk, 0, by.pk, seated=True),
+                TableOpened(table.pk, by.pk, private),
                 *(InvitationChanged(table.pk, user.pk) for user in invite.values()),
             ),
         )
