@@ -215,6 +215,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "accounts-cleanup-guests": {"task": "apps.accounts.tasks.cleanup_guests", "schedule": 6 * 60 * 60.0},
     # Backstop for a lost review task: finished games of the last two days without a review.
     "review-pending": {"task": "review.review_pending", "schedule": 120.0},
+    # Challenges past their time (SPEC 17): each action expires the one it touches; this tells the rest.
+    "social-expire-challenges": {"task": "social.expire_challenges", "schedule": 300.0},
 }
 
 # --- Tables -----------------------------------------------------------------------------------------
