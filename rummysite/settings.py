@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "apps.moderation",  # after apps.accounts: its admin extends the accounts' one
     "apps.chat",
     "apps.players",  # the profile pages and the bot API's account, above every app they show
+    "apps.notifications",  # the bell and Web Push (SPEC 17): hears the tables' and the social app's events
     "rummysite.apps.SiteConfig",  # the site's own system checks (rummysite/checks.py)
 ]
 
@@ -215,6 +216,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "accounts-cleanup-guests": {"task": "apps.accounts.tasks.cleanup_guests", "schedule": 6 * 60 * 60.0},
     # Backstop for a lost review task: finished games of the last two days without a review.
     "review-pending": {"task": "review.review_pending", "schedule": 120.0},
+    # Notifications are kept 30 days (SPEC 17).
+    "notifications-prune": {"task": "notifications.prune", "schedule": 60 * 60.0},
     # Challenges past their time (SPEC 17): each action expires the one it touches; this tells the rest.
     "social-expire-challenges": {"task": "social.expire_challenges", "schedule": 300.0},
 }
@@ -466,6 +469,16 @@ LOGGING = {
         "kombu": {"level": "ERROR"},
     },
 }
+
+# --- Notifications (apps/notifications) ------------------------------------------------------------
+
+# Web Push: a VAPID key pair (`manage.py vapid_keys` prints one; never committed). Without both keys Web
+# Push is off and the notifications' settings page says so. The subject is a contact for push services.
+WEBPUSH_VAPID_PUBLIC_KEY = env.get_str("WEBPUSH_VAPID_PUBLIC_KEY", "")
+WEBPUSH_VAPID_PRIVATE_KEY = env.get_str("WEBPUSH_VAPID_PRIVATE_KEY", "")
+WEBPUSH_VAPID_SUBJECT = env.get_str("WEBPUSH_VAPID_SUBJECT", "mailto:admin@localhost")
+# Seconds between the event and its push (lichess waits 2 s: a player at the table has moved on by then).
+NOTIFICATIONS_PUSH_DELAY = env.get_float("NOTIFICATIONS_PUSH_DELAY", 2.0, maximum=60.0)
 
 # --- Error reports --------------------------------------------------------------------------------------
 

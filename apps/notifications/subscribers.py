@@ -1,0 +1,71 @@
+"""What becomes a notification (SPEC 17): the events of the social app and of the tables that the
+notifications subscribe to (apps/lib/events.py), connected once by `NotificationsConfig.ready()`.
+
+- a challenge to you, your challenge accepted or declined (apps/social/events.py);
+- your turn at a no-timer table (apps/tables/events.py `TurnPassed`, sent only by no-timer tables);
+- a friend (two follows) opened a table that is not private (`TableOpened`).
+
+Each handler runs after the commit of the change, in the thread that made it; a notification is one
+INSERT and one publish (its push is a task: apps/notifications/tasks.py). "A tournament you joined starts
+in 5 minutes" waits for the tournaments' event (apps/tournaments/events.py does not exist yet).
+"""
+
+from __future__ import annotations
+
+from apps.accounts.models import User
+from apps.lib.events import subscribe
+from apps.notifications.models import Kind
+from apps.notifications.services import notify
+from apps.social.events import ChallengeAnswered, ChallengeReceived
+from apps.social.selectors import follower_ids, following_ids
+from apps.tables.events import TableOpened, TurnPassed
+
+
+def name_of(user_id: int) -> str:
+    return User.objects.filter(pk=user_id).values_list("username", flat=True).first() or ""
+
+
+def challenge_received(event: ChallengeReceived) -> None:
+    notify(
+        user_id=event.user_id,
+        kind=Kind.CHALLENGE_RECEIVED,
+        actor_id=event.challenger_id,
+        actor_name=name_of(event.challenger_id),
+        challenge_id=event.challenge_id,
+    )
+
+
+def challenge_answered(event: ChallengeAnswered) -> None:
+    notify(
+        user_id=event.challenger_id,
+        kind=Kind.CHALLENGE_ACCEPTED if event.accepted else Kind.CHALLENGE_DECLINED,
+        actor_id=event.user_id,
+        actor_name=name_of(event.user_id),
+        challenge_id=event.challenge_id,
+        reason="" if event.accepted else event.reason,
+    )
+
+
+def turn_passed(event: TurnPassed) -> None:
+    notify(user_id=event.user_id, kind=Kind.YOUR_TURN, table_id=event.table_id)
+
+
+def table_opened(event: TableOpened) -> None:
+    """The host's friends hear of a table anyone may join (a private one is the host's to share)."""
+    if event.private:
+        return
+    friends = following_ids(event.host_id) & follower_ids(event.host_id)
+    if not friends:
+        return
+    name = name_of(event.host_id)
+    for friend_id in sorted(friends):
+        notify(
+            user_id=friend_id, kind=Kind.FRIEND_OPENED, actor_id=event.host_id, actor_name=name, table_id=event.table_id
+        )
+
+
+def connect() -> None:
+    subscribe(ChallengeReceived, challenge_received)
+    subscribe(ChallengeAnswered, challenge_answered)
+    subscribe(TurnPassed, turn_passed)
+    subscribe(TableOpened, table_opened)
