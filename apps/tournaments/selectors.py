@@ -1,0 +1,122 @@
+"""Reads of arenas for the pages and the live frames: the lists, a tournament's standings, its tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Case, FloatField, QuerySet, Value, When
+from django.db.models.functions import Cast
+from django.utils import timezone
+
+from apps.tournaments.models import ArenaSeat, ArenaTable, Entry, Tournament
+
+#: How many rows of standings a page and a live frame carry.
+STANDINGS_SHOWN = 100
+#: Finished arenas listed, at most, and for how long.
+FINISHED_SHOWN = 20
+
+
+def standings_queryset(tournament_id: int) -> QuerySet[Entry]:
+    """The entrants in standing order (SPEC 16): points, performance, then the earlier to reach the score."""
+    return (
+        Entry.objects.filter(tournament_id=tournament_id, removed=False)
+        .select_related("user")
+        .annotate(
+            perf=Case(
+                When(perf_count__gt=0, then=Cast("perf_sum", FloatField()) / Cast("perf_count", FloatField())),
+                default=Value(0.0),
+                output_field=FloatField(),
+            )
+        )
+        .order_by("-points", "-perf", "reached_at", "id")
+    )
+
+
+def streak_marks(entry: Entry) -> str:
+    """The streak marks beside the points: "🔥" while doubling (two first places in a row)."""
+    return "🔥" if entry.streak >= 2 else ""
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    user_id: int
+    name: str
+    points: int
+    fire: bool
+    matches: int
+    performance: int
+    paused: bool
+    recent: list[Any]
+
+
+def standings(tournament_id: int, limit: int = STANDINGS_SHOWN) -> list[Standing]:
+    rows = []
+    for rank, entry in enumerate(standings_queryset(tournament_id)[:limit], start=1):
+        rows.append(
+            Standing(rank, entry.user_id, entry.user.get_username(), entry.points, entry.streak >= 2, entry.matches,
+                     entry.performance, entry.paused, list(entry.marks or [])[-6:])
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class PlayingTable:
+    table_id: int
+    players: list[str]
+
+
+def playing_tables(tournament_id: int, limit: int = 50) -> list[PlayingTable]:
+    """The arena's tables in play now, newest first, with their players' names."""
+    tables = list(
+        ArenaTable.objects.filter(tournament_id=tournament_id, finished_at__isnull=True).order_by("-id")[:limit]
+    )
+    names: dict[int, list[str]] = {table.pk: [] for table in tables}
+    for seat in ArenaSeat.objects.filter(arena_table__in=tables).select_related("entry__user").order_by("id"):
+        names[seat.arena_table_id].append(seat.entry.user.get_username())
+    return [PlayingTable(table.table_id, names[table.pk]) for table in tables]
+
+
+def current_seat(tournament_id: int, user_id: int) -> ArenaSeat | None:
+    """The player's table in this arena now (None: free)."""
+    return (
+        ArenaSeat.objects.filter(arena_table__tournament_id=tournament_id, arena_table__finished_at__isnull=True, user_id=user_id)
+        .select_related("arena_table")
+        .first()
+    )
+
+
+def entry_of(tournament_id: int, user: Any) -> Entry | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Entry.objects.filter(tournament_id=tournament_id, user_id=user.pk).first()
+
+
+def listing(now: datetime | None = None) -> dict[str, list[Tournament]]:
+    """The arenas page: running, upcoming (soonest first), and the latest finished."""
+    now = now or timezone.now()
+    running = list(Tournament.objects.filter(status=Tournament.Status.RUNNING).order_by("starts_at"))
+    upcoming = list(Tournament.objects.filter(status=Tournament.Status.PLANNED).order_by("starts_at")[:30])
+    finished = list(
+        Tournament.objects.filter(status=Tournament.Status.FINISHED, finished_at__gte=now - timedelta(days=7))
+        .order_by("-finished_at")[:FINISHED_SHOWN]
+    )
+    return {"running": running, "upcoming": upcoming, "finished": finished}
+
+
+def standings_frame(tournament: Tournament) -> dict[str, Any]:
+    """What a viewer's socket receives: the versioned standings and tables (no hidden information:
+    names, points and table ids only)."""
+    return {
+        "type": "standings",
+        "version": tournament.version,
+        "status": tournament.status,
+        "rows": [
+            [row.rank, row.name, row.points, 1 if row.fire else 0, row.matches, row.performance, 1 if row.paused else 0]
+            for row in standings(tournament.pk)
+        ],
+        "tables": [[table.table_id, table.players] for table in playing_tables(tournament.pk)],
+        "podium": tournament.podium,
+    }

@@ -1,0 +1,460 @@
+"""The one write path of arenas (SPEC 16): joining, pausing, berserk, pairing, scoring, the calendar.
+
+Functions are `<thing>_<action>(*, ...)` with keyword arguments; each is one transaction, and the
+standings change it makes leaves after the commit as one frame on the tournament's topic (`live.py`),
+computed once and shared by every viewer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from apps.leaderboards.rating import START_RATING
+from apps.leaderboards.selectors import leaderboard
+from apps.lib.events import emit
+from apps.lib.grouping import Waiting, form_tables
+from apps.social.selectors import blocked_pairs
+from apps.tables import selectors as tables
+from apps.tables import services as table_services
+from apps.tournaments import live, scoring
+from apps.tournaments.events import TournamentStartsSoon
+from apps.tournaments.models import ArenaSeat, ArenaTable, Entry, ScoredMatch, Tournament
+from apps.tournaments.selectors import current_seat, standings_queryset
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+#: The advisory lock that keeps one pairing pass at a time, site-wide (PostgreSQL).
+PAIRING_LOCK = 4416_0001
+#: Tell the entrants this long before the start (TournamentStartsSoon).
+REMIND_BEFORE = timedelta(minutes=5)
+#: A tournament whose last matches still run this long after its end is closed anyway.
+FINISH_GRACE = timedelta(minutes=30)
+#: In pairing, a point of standing outweighs any rating difference (standing first, then rating).
+STANDING_WEIGHT = 10_000.0
+#: Waves handed to the grouping so its rating tolerance never keeps an arena's players apart.
+ANY_SPREAD_WAVES = 1_000_000
+
+
+class TournamentError(Exception):
+    """A request the arena refuses (its message is for the player)."""
+
+
+Status = Tournament.Status
+
+
+def _bump(tournament_id: int) -> None:
+    """Raise the standings' version and publish the new standings once the transaction commits."""
+    Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
+    live.publish_on_commit(tournament_id)
+
+
+# -- entrants -------------------------------------------------------------------------------------------
+
+
+def _ratings(game: str, user_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+    """Each player's (rating, rated matches) in `game` (START_RATING and 0 without a rating)."""
+    found = dict(
+        (user_id, (rating, matches))
+        for user_id, rating, matches in leaderboard(game).filter(user_id__in=list(user_ids)).values_list("user_id", "rating", "matches")
+    )
+    return found
+
+
+def entry_refusal(tournament: Tournament, user: Any) -> str | None:
+    """Why `user` may not join (a sentence for them), or None."""
+    if not user.is_authenticated:
+        return _("Sign in or play as a guest to join.")
+    if tournament.status not in (Status.PLANNED, Status.RUNNING):
+        return _("This tournament is over.")
+    if timezone.now() >= tournament.pairing_ends_at and tournament.status == Status.RUNNING:
+        return _("Pairing has ended in this tournament.")
+    if getattr(user, "is_guest", False) and (tournament.require_registered or tournament.rated):
+        return _("Only registered players may join this tournament.")
+    if (tournament.require_verified or tournament.rated) and not EmailAddress.objects.filter(user=user, verified=True).exists():
+        return _("This tournament needs a verified email address.")
+    if tournament.rating_below is not None or tournament.min_rated_matches:
+        rating, matches = _ratings(tournament.game, [user.pk]).get(user.pk, (START_RATING, 0))
+        if tournament.rating_below is not None and rating >= tournament.rating_below:
+            return _("This tournament is for ratings below %(cap)s.") % {"cap": tournament.rating_below}
+        if matches < tournament.min_rated_matches:
+            return _("This tournament needs %(count)s rated matches in this game.") % {"count": tournament.min_rated_matches}
+    return None
+
+
+def tournament_join(*, tournament_id: int, by: Any) -> Entry:
+    """Join an arena (before or during it). Joining again is "Play on"."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentError(_("There is no such tournament."))
+    refusal = entry_refusal(tournament, by)
+    if refusal:
+        raise TournamentError(refusal)
+    with transaction.atomic():
+        entry, made = Entry.objects.get_or_create(tournament=tournament, user=by)
+        if entry.removed:
+            raise TournamentError(_("A moderator removed you from this tournament."))
+        if not made:
+            return tournament_play_on(tournament_id=tournament_id, by=by)
+        _bump(tournament_id)
+    return entry
+
+
+def _locked_entry(tournament_id: int, user_id: int) -> Entry:
+    entry = Entry.objects.select_for_update().filter(tournament_id=tournament_id, user_id=user_id).first()
+    if entry is None:
+        raise TournamentError(_("You have not joined this tournament."))
+    return entry
+
+
+def _pause(entry: Entry, now: datetime) -> None:
+    since = (now - entry.last_pause_at).total_seconds() if entry.last_pause_at else None
+    entry.pause_wait = scoring.pause_wait(entry.pause_wait, since)
+    entry.paused, entry.last_pause_at = True, now
+    entry.paused_until = now + timedelta(seconds=entry.pause_wait)
+
+
+def tournament_pause(*, tournament_id: int, by: Any, now: datetime | None = None) -> Entry:
+    """Pause: not paired again until "Play on" (a match being played goes on)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        entry = _locked_entry(tournament_id, by.pk)
+        if not entry.paused:
+            _pause(entry, now)
+            entry.save(update_fields=["paused", "paused_until", "last_pause_at", "pause_wait"])
+            _bump(tournament_id)
+    return entry
+
+
+def tournament_play_on(*, tournament_id: int, by: Any, now: datetime | None = None) -> Entry:
+    """Come back from a pause, once its wait is over."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        entry = _locked_entry(tournament_id, by.pk)
+        if entry.removed:
+            raise TournamentError(_("A moderator removed you from this tournament."))
+        if entry.paused:
+            if entry.paused_until and now < entry.paused_until:
+                wait = int((entry.paused_until - now).total_seconds() + 0.999)
+                raise TournamentError(_("You may play on in %(seconds)s s.") % {"seconds": wait})
+            entry.paused = False
+            entry.save(update_fields=["paused"])
+            _bump(tournament_id)
+    return entry
+
+
+def tournament_berserk(*, tournament_id: int, by: Any) -> ArenaSeat:
+    """Berserk at the player's arena table, before the match's first move: +1 for a first place with at
+    least 7 turns of their own. (Halving the player's own turn time needs a per-seat clock in the tables
+    app: see the report of issue 44.)"""
+    with transaction.atomic():
+        seat = current_seat(tournament_id, by.pk)
+        if seat is None:
+            raise TournamentError(_("You are not at an arena table now."))
+        position = tables.seat_position(seat.arena_table.table_id, by)
+        if position is None or position.moves > 0 or (position.game_id is None and position.playing):
+            raise TournamentError(_("Berserk is only possible before the first move."))
+        ArenaSeat.objects.filter(pk=seat.pk).update(berserk=True)
+        seat.berserk = True
+        _bump(tournament_id)
+    return seat
+
+
+def tournament_remove_player(*, tournament_id: int, user_id: int) -> None:
+    """A moderator removes a player: never paired again, gone from the standings."""
+    with transaction.atomic():
+        updated = Entry.objects.filter(tournament_id=tournament_id, user_id=user_id).update(removed=True, paused=True)
+        if updated:
+            _bump(tournament_id)
+
+
+def tournament_cancel(*, tournament_id: int) -> None:
+    with transaction.atomic():
+        if Tournament.objects.filter(pk=tournament_id, status__in=[Status.PLANNED, Status.RUNNING]).update(
+            status=Status.CANCELLED, finished_at=timezone.now()
+        ):
+            _bump(tournament_id)
+
+
+def tournament_stop(*, tournament_id: int) -> None:
+    """End an arena now (a moderator's stop): pairing stops, the podium is kept from the standings."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+        if tournament is not None and tournament.status in (Status.PLANNED, Status.RUNNING):
+            _finish(tournament, timezone.now())
+
+
+def _finish(tournament: Tournament, now: datetime) -> None:
+    top = list(standings_queryset(tournament.pk)[:3])
+    tournament.podium = [
+        {"rank": rank, "user_id": entry.user_id, "name": entry.user.get_username(), "points": entry.points}
+        for rank, entry in enumerate(top, start=1)
+    ]
+    tournament.winner_id = top[0].user_id if top else None
+    tournament.status, tournament.finished_at = Status.FINISHED, now
+    tournament.save(update_fields=["podium", "winner", "status", "finished_at"])
+    _bump(tournament.pk)
+
+
+# -- pairing --------------------------------------------------------------------------------------------
+
+
+def _table_key(user_ids: Iterable[int]) -> str:
+    return ",".join(str(user_id) for user_id in sorted(user_ids))
+
+
+def pairing_candidates(tournament: Tournament, now: datetime) -> list[Entry]:
+    """The entrants who may be paired now: not paused, not removed, not at a table of this arena."""
+    busy = ArenaSeat.objects.filter(arena_table__tournament=tournament, arena_table__finished_at__isnull=True).values("entry_id")
+    return list(
+        Entry.objects.filter(tournament=tournament, paused=False, removed=False).exclude(pk__in=busy).select_related("user")
+    )
+
+
+def group_entries(entries: Sequence[Entry], ratings: dict[int, int], sizes: Sequence[int], blocked: set[frozenset[int]]) -> list[list[Entry]]:
+    """Tables among `entries`: by standing (points) first, then rating; never a blocked pair; never the
+    same table as a player's last one. Pure but for the entries' fields."""
+    by_user = {entry.user_id: entry for entry in entries}
+    waiting = [
+        # The grouping seats players close in `rating`: a point of standing counts more than any rating gap.
+        Waiting(entry.user_id, -entry.points * STANDING_WEIGHT + min(max(ratings.get(entry.user_id, START_RATING), 0), 9_999), waves=ANY_SPREAD_WAVES)
+        for entry in entries
+    ]
+
+    def allowed(a: Waiting, b: Waiting) -> bool:
+        if frozenset((a.id, b.id)) in blocked:
+            return False
+        # Two players whose last table was the same one may not sit together again straight away (for
+        # 2 seats that is "never the same table twice in a row"; for 3-4 it keeps tables varied).
+        last = by_user[a.id].last_table
+        return not (last and last == by_user[b.id].last_table)
+
+    waiting.sort(key=lambda player: (player.rating, player.id))
+    split = scoring.table_sizes_for(len(waiting), sizes)
+    tables: list[list[Entry]] = []
+    start = 0
+    # The standing order is cut into bands, one per table size (the smaller tables at the bottom), each
+    # grouped by the quick pairing's code.
+    for size in sorted(set(split), reverse=True):
+        count = split.count(size) * size
+        band = waiting[start : start + count + (len(waiting) - sum(split) if size == min(split) else 0)]
+        start += len(band)
+        grouping = form_tables(band, seats=size, allowed=allowed)
+        tables.extend([by_user[player.id] for player in table] for table in grouping.tables)
+    return tables
+
+
+@dataclass
+class PairingResult:
+    tables: int = 0
+    players: int = 0
+
+
+def arena_pair(*, tournament: Tournament, now: datetime | None = None) -> PairingResult:
+    """One pairing pass of a running arena: open a table for each group formed among the free players."""
+    now = now or timezone.now()
+    result = PairingResult()
+    if tournament.status != Status.RUNNING or now >= tournament.pairing_ends_at:
+        return result
+    entries = pairing_candidates(tournament, now)
+    if len(entries) < min(tournament.table_sizes):
+        return result
+    ratings = {user_id: rating for user_id, (rating, _m) in _ratings(tournament.game, [e.user_id for e in entries]).items()}
+    blocked = blocked_pairs([entry.user_id for entry in entries])
+    for group in group_entries(entries, ratings, tournament.table_sizes, blocked):
+        try:
+            table = table_services.table_open_started(
+                players=[entry.user for entry in group],
+                game=tournament.game,
+                seat_count=len(group),
+                turn_seconds=tournament.turn_seconds,
+                casual=not tournament.rated,
+            )
+        except table_services.TableError as error:  # a player may not sit now (a limit, a ban): they wait
+            log.info("arena %s: a table of %s was not opened: %s", tournament.pk, [e.user_id for e in group], error)
+            continue
+        with transaction.atomic():
+            arena_table = ArenaTable.objects.create(tournament=tournament, table_id=table.pk, match_id=table.match_id)
+            ArenaSeat.objects.bulk_create(
+                ArenaSeat(arena_table=arena_table, entry=entry, user_id=entry.user_id) for entry in group
+            )
+            key = _table_key(entry.user_id for entry in group)
+            Entry.objects.filter(pk__in=[entry.pk for entry in group]).update(last_table=key)
+            _bump(tournament.pk)
+        result.tables += 1
+        result.players += len(group)
+    return result
+
+
+# -- scoring --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Finish:
+    """How one player ended an arena match (None place: the match was aborted)."""
+
+    user_id: int
+    place: int | None
+    left: bool
+
+
+def _own_turns(match_id: int, user_id: int) -> int:
+    """The player's turns in the match, counted from its game records (a berserk first place needs 7)."""
+    for played in tables.matches_of(user_id, include_private=True, limit=10):
+        if played.id != match_id:
+            continue
+        turns = 0
+        for _number, game_id in played.finished_games:
+            game = tables.finished_game(game_id)
+            if game is not None:
+                record = tables.finished_game_record(game)
+                turns += sum(1 for move in record.get("moves", ()) if move.get("seat") == played.seat)
+        return turns
+    return 0
+
+
+def arena_match_finished(*, table_id: int, match_id: int, finishes: Sequence[Finish], now: datetime | None = None) -> bool:
+    """Score an arena match (once: a second call for the same match changes nothing; returns whether this
+    call scored it). Not an arena table: nothing."""
+    now = now or timezone.now()
+    arena_table = ArenaTable.objects.filter(table_id=table_id).first()
+    if arena_table is None:
+        return False
+    berserk_turns: dict[int, int] = {}
+    first_places = {f.user_id for f in finishes if f.place == 1 and not f.left}
+    for seat in ArenaSeat.objects.filter(arena_table=arena_table, berserk=True, user_id__in=first_places):
+        berserk_turns[seat.user_id] = _own_turns(match_id, seat.user_id)  # read before any lock
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                ScoredMatch.objects.create(match_id=match_id)
+        except IntegrityError:
+            return False
+        tournament = Tournament.objects.get(pk=arena_table.tournament_id)
+        ArenaTable.objects.filter(pk=arena_table.pk).update(finished_at=now, match_id=match_id)
+        seats = {seat.user_id: seat for seat in ArenaSeat.objects.filter(arena_table=arena_table)}
+        entries = {
+            entry.user_id: entry
+            for entry in Entry.objects.select_for_update().filter(pk__in=[seat.entry_id for seat in seats.values()]).order_by("pk")
+        }
+        placed = [f for f in finishes if f.user_id in seats]
+        aborted = any(f.place is None for f in placed) or len(placed) != len(seats)
+        if not aborted:
+            base = scoring.place_points([f.place or 0 for f in placed])
+            rating = {user_id: r for user_id, (r, _m) in _ratings(tournament.game, seats).items()}
+            perf = scoring.performances([f.place or 0 for f in placed], [rating.get(f.user_id, START_RATING) for f in placed])
+        for i, finish in enumerate(placed):
+            entry, seat = entries[finish.user_id], seats[finish.user_id]
+            seat.streak_before = entry.streak
+            if finish.left:
+                _pause(entry, now)
+            if aborted:
+                seat.save(update_fields=["streak_before"])
+                entry.save()
+                continue
+            score = scoring.score_seat(
+                base=base[i], first=finish.place == 1, left=finish.left, streak=entry.streak,
+                berserk=seat.berserk, own_turns=berserk_turns.get(finish.user_id, 0),
+            )
+            seat.place, seat.points = finish.place, score.points
+            seat.perf_added, seat.perf_counted = perf[i]
+            seat.save(update_fields=["streak_before", "place", "points", "perf_added", "perf_counted"])
+            entry.points += score.points
+            entry.streak = score.streak
+            entry.matches += 1
+            entry.wins += 1 if score.won else 0
+            entry.perf_sum += perf[i][0]
+            entry.perf_count += perf[i][1]
+            if score.points:
+                entry.reached_at = now
+            entry.marks = [*(entry.marks or [])[-11:], [score.points, 1 if score.doubled else 0]]
+            entry.save()
+        _bump(tournament.pk)
+    return True
+
+
+def arena_match_voided(*, match_id: int) -> bool:
+    """Take an arena match's points back (a moderator voided it). Streaks are left as they are."""
+    with transaction.atomic():
+        arena_table = ArenaTable.objects.select_for_update().filter(match_id=match_id, voided=False).first()
+        if arena_table is None:
+            return False
+        arena_table.voided = True
+        arena_table.save(update_fields=["voided"])
+        for seat in ArenaSeat.objects.filter(arena_table=arena_table).order_by("entry_id"):
+            if seat.points is None:
+                continue
+            Entry.objects.filter(pk=seat.entry_id).update(
+                points=F("points") - seat.points,
+                matches=F("matches") - 1,
+                perf_sum=F("perf_sum") - seat.perf_added,
+                perf_count=F("perf_count") - seat.perf_counted,
+            )
+        _bump(arena_table.tournament_id)
+    return True
+
+
+# -- the clock: start, remind, pair, finish ---------------------------------------------------------------
+
+
+def _try_lock() -> bool:
+    """The site-wide pairing lock for this transaction (PostgreSQL's advisory lock; other databases are
+    one process: always granted)."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [PAIRING_LOCK])
+        return bool(cursor.fetchone()[0])
+
+
+def arenas_tick(*, now: datetime | None = None) -> dict[str, int]:
+    """What the periodic task does every 2 s: start the arenas whose time has come, tell the entrants of
+    those starting in five minutes, pair the running ones, finish those that are over. One at a time
+    site-wide (an advisory lock); a second run at once does nothing."""
+    now = now or timezone.now()
+    done = {"started": 0, "reminded": 0, "tables": 0, "finished": 0}
+    with transaction.atomic():
+        if not _try_lock():
+            return done
+        for tournament in Tournament.objects.filter(status=Status.PLANNED, reminded=False, starts_at__lte=now + REMIND_BEFORE):
+            if Tournament.objects.filter(pk=tournament.pk, reminded=False).update(reminded=True):
+                users = tuple(Entry.objects.filter(tournament=tournament, removed=False).order_by("user_id").values_list("user_id", flat=True))
+                emit(TournamentStartsSoon(tournament.pk, users, tournament.starts_at.isoformat()))
+                done["reminded"] += 1
+        for tournament in Tournament.objects.filter(status=Status.PLANNED, starts_at__lte=now):
+            Tournament.objects.filter(pk=tournament.pk).update(status=Status.RUNNING)
+            _bump(tournament.pk)
+            done["started"] += 1
+        for tournament in Tournament.objects.filter(status=Status.RUNNING):
+            if now >= tournament.ends_at:
+                open_tables = ArenaTable.objects.filter(tournament=tournament, finished_at__isnull=True)
+                _catch_up(open_tables)
+                if not open_tables.exists() or now >= tournament.ends_at + FINISH_GRACE:
+                    _finish(tournament, now)
+                    done["finished"] += 1
+                continue
+            done["tables"] += arena_pair(tournament=tournament, now=now).tables
+    return done
+
+
+def _catch_up(open_tables: Iterable[ArenaTable]) -> None:
+    """Score the matches that finished without their event reaching us (a backstop)."""
+    for arena_table in open_tables:
+        if arena_table.match_id is None:
+            continue
+        finished = tables.finished_match(arena_table.match_id)
+        if finished is None:
+            continue
+        finishes = [Finish(p.user_id, p.place or None, p.left) for p in finished.players]
+        arena_match_finished(table_id=arena_table.table_id, match_id=arena_table.match_id, finishes=finishes)
