@@ -33,9 +33,18 @@ from django.utils import timezone
 
 from apps.leaderboards.models import AppliedMatch, Rating, RatingChange
 from apps.leaderboards.rating import START_RATING, Standing, rating_changes
+from apps.lib.events import Event, emit
 
 #: How often a void is tried again when more players turn out to be affected than were locked.
 VOID_ATTEMPTS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class MatchVoided(Event):
+    """A moderator voided the match (sent once, after the commit of the first void): the arenas take its
+    tournament points back (SPEC 16)."""
+
+    match_id: int
 
 
 @dataclass(frozen=True)
@@ -95,11 +104,13 @@ def _void(match_id: int, locked: set[int]) -> VoidedMatch | None:
                 AppliedMatch.objects.create(match_id=match_id, rated=False, voided_at=now)
         except IntegrityError:
             raise _MoreToLock(set()) from None  # the rating task applied it meanwhile: void what it did
+        emit(MatchVoided(match_id))
         return VoidedMatch(match_id)
     if ledger.voided_at is not None:
         return None
     ledger.voided_at = now
     ledger.save(update_fields=["voided_at"])
+    emit(MatchVoided(match_id))
 
     game = RatingChange.objects.filter(match_id=match_id).values_list("game", flat=True).first()
     if game is None:
