@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "apps.review",
     "apps.moderation",  # after apps.accounts: its admin extends the accounts' one
     "apps.chat",
+    "apps.pairing",  # quick pairing and seeks (SPEC 15): above the tables, the ratings and blocks it reads
+    "apps.tournaments",  # arenas (SPEC 16): above the tables and ratings they use
     "apps.players",  # the profile pages and the bot API's account, above every app they show
     "apps.notifications",  # the bell and Web Push (SPEC 17): hears the tables' and the social app's events
     "rummysite.apps.SiteConfig",  # the site's own system checks (rummysite/checks.py)
@@ -216,6 +218,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "accounts-cleanup-guests": {"task": "apps.accounts.tasks.cleanup_guests", "schedule": 6 * 60 * 60.0},
     # Backstop for a lost review task: finished games of the last two days without a review.
     "review-pending": {"task": "review.review_pending", "schedule": 120.0},
+    # Quick pairing's wave (SPEC 15): the gone pages out, the absent paired players settled, tables formed.
+    "pairing-wave": {"task": "pairing.wave", "schedule": float(env.get_str("PAIRING_WAVE_SECONDS", "2"))},
+    # Arenas (SPEC 16): start, remind, pair and finish every 2 s (one run at a time: an advisory lock);
+    # the calendar of the next six hours (also planned when beat starts: apps/tournaments/tasks.py).
+    "tournaments-tick": {"task": "tournaments.tick", "schedule": 2.0},
+    "tournaments-plan-calendar": {"task": "tournaments.plan_calendar", "schedule": 300.0},
     # Notifications are kept 30 days (SPEC 17).
     "notifications-prune": {"task": "notifications.prune", "schedule": 60 * 60.0},
     # Challenges past their time (SPEC 17): each action expires the one it touches; this tells the rest.
