@@ -21,7 +21,10 @@ urlpatterns = [
     path("offline/", pwa.offline, name="offline"),
     path("games/", include("apps.catalog.urls")),
     path("", include("apps.tables.urls")),
+    path("", include("apps.pairing.urls")),  # quick pairing and seeks: /play/quick/ (SPEC 15)
     path("leaderboards/", include("apps.leaderboards.urls")),
+    path("tournaments/", include("apps.tournaments.urls")),
+    path("puzzles/", include("apps.puzzles.urls")),  # the puzzle trainer and the daily puzzle (SPEC 18)
     path("bots/", include("apps.bots.urls")),  # a player's bot accounts and their tokens (SPEC 14)
     path("api/bot/", include("apps.players.api_urls")),  # the bot API (docs/bot-api.md): the bot's account
     path("api/bot/", include("apps.tables.api_urls")),
