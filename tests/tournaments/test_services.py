@@ -1,0 +1,255 @@
+"""An arena from joining to the podium, through its services (SPEC 16): tables formed by standing then
+rating, points by place scored once per match, a streak doubled, a leaver paused and not paired, never
+the same table twice in a row, voiding takes the points back, the reminder is sent once."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import close_old_connections, connection
+from django.utils import timezone
+
+from apps.leaderboards.models import Rating
+from apps.leaderboards.voiding import MatchVoided
+from apps.lib.events import deliver, subscribe, unsubscribe
+from apps.social.models import Block
+from apps.tables.events import MatchFinished, Placing
+from apps.tables.models import Seat
+from apps.tournaments import services
+from apps.tournaments.events import TournamentStartsSoon
+from apps.tournaments.models import ArenaSeat, ArenaTable, Entry, ScoredMatch, Tournament
+from apps.tournaments.selectors import standings
+from tests.tables.helpers import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def join_all(arena, names):
+    users = [make_user(name) for name in names]
+    for user in users:
+        services.tournament_join(tournament_id=arena.pk, by=user)
+    return users
+
+
+def open_tables(arena):
+    return list(ArenaTable.objects.filter(tournament=arena, finished_at__isnull=True).order_by("id"))
+
+
+def players_of(arena_table):
+    return sorted(ArenaSeat.objects.filter(arena_table=arena_table).values_list("user_id", flat=True))
+
+
+def finish(arena_table, places, left=()):
+    """Deliver the table's MatchFinished (as the tables app does after its commit)."""
+    seats = list(Seat.objects.filter(table_id=arena_table.table_id).order_by("index"))
+    event = MatchFinished(
+        match_id=arena_table.match_id, table_id=arena_table.table_id, game="tile-rummy", rated=False,
+        places=tuple(Placing(seat.index, seat.user_id, places[seat.user_id], left=seat.user_id in left) for seat in seats),
+    )
+    deliver([event])
+    return event
+
+
+def test_the_tick_pairs_free_players_by_standing_before_rating(arena):
+    ana, bogdan, carmen, dan = join_all(arena, ["ana", "bogdan", "carmen", "dan"])
+    # Ratings pair ana with bogdan and carmen with dan; standings pair ana with carmen and bogdan with dan.
+    for user, rating in ((ana, 1500), (bogdan, 1490), (carmen, 1010), (dan, 1000)):
+        Rating.objects.create(user=user, game="tile-rummy", rating=rating, matches=20)
+    Entry.objects.filter(user__in=[ana, carmen]).update(points=4)
+    assert services.arenas_tick()["tables"] == 2
+    assert sorted(players_of(t) for t in open_tables(arena)) == sorted([sorted([ana.pk, carmen.pk]), sorted([bogdan.pk, dan.pk])])
+    assert services.arenas_tick()["tables"] == 0  # everyone is at a table
+
+
+def test_a_match_is_scored_once_even_if_its_event_comes_twice(arena):
+    ana, bogdan = join_all(arena, ["ana", "bogdan"])
+    services.arenas_tick()
+    (table,) = open_tables(arena)
+    event = finish(table, {ana.pk: 1, bogdan.pk: 2})
+    deliver([event])  # delivered again
+    assert ScoredMatch.objects.filter(match_id=table.match_id).count() == 1
+    assert Entry.objects.get(user=ana).points == 2 and Entry.objects.get(user=ana).matches == 1
+    assert Entry.objects.get(user=bogdan).points == 0 and Entry.objects.get(user=bogdan).matches == 1
+
+
+def test_a_streak_doubles_the_third_win_and_never_the_same_table_twice_in_a_row(arena):
+    ana, bogdan, carmen = join_all(arena, ["ana", "bogdan", "carmen"])
+    earned = []
+    met = []
+    for _round in range(3):
+        services.arenas_tick()
+        (table,) = open_tables(arena)
+        pair = players_of(table)
+        met.append(pair)
+        assert ana.pk in pair or _round > 0
+        other = next(user_id for user_id in pair if user_id != ana.pk) if ana.pk in pair else None
+        if other is None:  # ana waits this round: finish the others' table
+            finish(table, {pair[0]: 1, pair[1]: 2})
+            continue
+        before = Entry.objects.get(user=ana).points
+        finish(table, {ana.pk: 1, other: 2})
+        earned.append(Entry.objects.get(user=ana).points - before)
+    assert all(met[i] != met[i + 1] for i in range(len(met) - 1))
+    # Keep winning until the third first place in a row.
+    while len(earned) < 3:
+        services.arenas_tick()
+        tables = open_tables(arena)
+        for table in tables:
+            pair = players_of(table)
+            if ana.pk in pair:
+                other = next(user_id for user_id in pair if user_id != ana.pk)
+                before = Entry.objects.get(user=ana).points
+                finish(table, {ana.pk: 1, other: 2})
+                earned.append(Entry.objects.get(user=ana).points - before)
+            else:
+                finish(table, {pair[0]: 1, pair[1]: 2})
+    assert earned[:3] == [2, 2, 4]
+    assert standings(arena.pk)[0].user_id == ana.pk and standings(arena.pk)[0].fire
+
+
+def test_a_leaver_scores_nothing_is_paused_and_not_paired_until_play_on(arena):
+    ana, bogdan, carmen = join_all(arena, ["ana", "bogdan", "carmen"])
+    services.arenas_tick()
+    (table,) = open_tables(arena)
+    leaver, stayer = players_of(table)
+    finish(table, {leaver: 2, stayer: 1}, left={leaver})
+    entry = Entry.objects.get(user_id=leaver)
+    assert entry.points == 0 and entry.paused and entry.paused_until is not None
+    services.arenas_tick()
+    assert all(leaver not in players_of(t) for t in open_tables(arena))
+    user = entry.user
+    with pytest.raises(services.TournamentError, match="play on in"):
+        services.tournament_play_on(tournament_id=arena.pk, by=user)
+    services.tournament_play_on(tournament_id=arena.pk, by=user, now=timezone.now() + timedelta(seconds=11))
+    assert not Entry.objects.get(user_id=leaver).paused
+
+
+def test_pausing_again_within_twenty_minutes_doubles_the_wait(arena):
+    (ana,) = join_all(arena, ["ana"])
+    now = timezone.now()
+    waits = []
+    for step in range(5):
+        at = now + timedelta(minutes=step)
+        entry = services.tournament_pause(tournament_id=arena.pk, by=ana, now=at)
+        waits.append(entry.pause_wait)
+        services.tournament_play_on(tournament_id=arena.pk, by=ana, now=at + timedelta(seconds=entry.pause_wait))
+    assert waits == [10, 20, 40, 80, 120]
+
+
+def test_blocked_players_never_share_a_table(arena):
+    ana, bogdan, carmen, dan = join_all(arena, ["ana", "bogdan", "carmen", "dan"])
+    Block.objects.create(blocker=ana, blocked=bogdan)
+    Entry.objects.filter(user__in=[ana, bogdan]).update(points=10)  # standing would seat them together
+    services.arenas_tick()
+    for table in open_tables(arena):
+        assert set(players_of(table)) != {ana.pk, bogdan.pk}
+
+
+def test_a_voided_match_loses_its_points(arena):
+    ana, bogdan = join_all(arena, ["ana", "bogdan"])
+    services.arenas_tick()
+    (table,) = open_tables(arena)
+    finish(table, {ana.pk: 1, bogdan.pk: 2})
+    deliver([MatchVoided(table.match_id)])
+    deliver([MatchVoided(table.match_id)])
+    entry = Entry.objects.get(user=ana)
+    assert (entry.points, entry.matches) == (0, 0)
+
+
+def test_an_aborted_match_scores_nobody(arena):
+    ana, bogdan = join_all(arena, ["ana", "bogdan"])
+    services.arenas_tick()
+    (table,) = open_tables(arena)
+    seats = list(Seat.objects.filter(table_id=table.table_id).order_by("index"))
+    deliver([MatchFinished(table.match_id, table.table_id, "tile-rummy", False, tuple(Placing(s.index, s.user_id) for s in seats), aborted="early_leave")])
+    assert Entry.objects.get(user=ana).points == 0 and Entry.objects.get(user=ana).matches == 0
+    assert not open_tables(arena)
+
+
+def test_pairing_stops_before_the_end_and_the_end_keeps_the_podium(arena):
+    ana, bogdan, carmen = join_all(arena, ["ana", "bogdan", "carmen"])
+    services.arenas_tick()
+    (table,) = open_tables(arena)
+    first, second = players_of(table)
+    finish(table, {first: 1, second: 2})
+    near_end = arena.ends_at - timedelta(seconds=59)
+    assert services.arenas_tick(now=near_end)["tables"] == 0  # max(60 s, 6 min) before the end: no pairing
+    assert services.arenas_tick(now=arena.ends_at + timedelta(seconds=1))["finished"] == 1
+    arena.refresh_from_db()
+    assert arena.status == Tournament.Status.FINISHED
+    assert arena.winner_id == first and arena.podium[0]["user_id"] == first and len(arena.podium) == 3
+
+
+def test_a_running_match_at_the_end_counts_before_the_podium(arena):
+    ana, bogdan = join_all(arena, ["ana", "bogdan"])
+    services.arenas_tick()
+    (table,) = open_tables(arena)
+    assert services.arenas_tick(now=arena.ends_at + timedelta(seconds=1))["finished"] == 0
+    finish(table, {ana.pk: 2, bogdan.pk: 1})
+    services.arenas_tick(now=arena.ends_at + timedelta(seconds=2))
+    arena.refresh_from_db()
+    assert arena.status == Tournament.Status.FINISHED and arena.winner_id == bogdan.pk
+
+
+def test_entry_conditions_are_checked(db):
+    capped = Tournament.objects.create(
+        name="Capped", game="tile-rummy", starts_at=timezone.now() + timedelta(hours=1), rated=True,
+        rating_below=1200, min_rated_matches=5,
+    )
+    strong, fresh, guest, unverified = make_user("strong"), make_user("fresh"), make_user("g", guest=True), make_user("u", verified=False)
+    Rating.objects.create(user=strong, game="tile-rummy", rating=1300, matches=30)
+    with pytest.raises(services.TournamentError, match="below 1200"):
+        services.tournament_join(tournament_id=capped.pk, by=strong)
+    with pytest.raises(services.TournamentError, match="5 rated matches"):
+        services.tournament_join(tournament_id=capped.pk, by=fresh)
+    with pytest.raises(services.TournamentError, match="registered"):
+        services.tournament_join(tournament_id=capped.pk, by=guest)
+    with pytest.raises(services.TournamentError, match="verified"):
+        services.tournament_join(tournament_id=capped.pk, by=unverified)
+    assert not Entry.objects.exists()
+
+
+def test_the_entrants_are_told_once_five_minutes_before_the_start(db, django_capture_on_commit_callbacks):
+    soon = Tournament.objects.create(name="Soon", game="tile-rummy", starts_at=timezone.now() + timedelta(minutes=4), rated=False)
+    users = join_all(soon, ["ana", "bogdan"])
+    heard = []
+    subscribe(TournamentStartsSoon, heard.append)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.arenas_tick()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.arenas_tick()
+    finally:
+        unsubscribe(TournamentStartsSoon, heard.append)
+    assert heard == [TournamentStartsSoon(soon.pk, tuple(sorted(u.pk for u in users)), soon.starts_at.isoformat())]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_scoring_one_match_at_once_score_it_once(arena):
+    if connection.vendor != "postgresql":
+        pytest.skip("the race needs two writers: PostgreSQL")
+    ana, bogdan = join_all(arena, ["ana", "bogdan"])
+    services.arenas_tick()
+    (table,) = open_tables(arena)
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def score():
+        try:
+            barrier.wait()
+            outcomes.append(services.arena_match_finished(
+                table_id=table.table_id, match_id=table.match_id,
+                finishes=[services.Finish(ana.pk, 1, False), services.Finish(bogdan.pk, 2, False)],
+            ))
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=score) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(outcomes) == [False, True]
+    assert Entry.objects.get(user=ana).points == 2 and Entry.objects.get(user=ana).matches == 1
