@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("apps.tables.urls")),
     path("", include("apps.pairing.urls")),  # quick pairing and seeks: /play/quick/ (SPEC 15)
     path("leaderboards/", include("apps.leaderboards.urls")),
+    path("notifications/", include("apps.notifications.urls")),  # the bell's list and Web Push (SPEC 17)
     path("tournaments/", include("apps.tournaments.urls")),
     path("puzzles/", include("apps.puzzles.urls")),  # the puzzle trainer and the daily puzzle (SPEC 18)
     path("bots/", include("apps.bots.urls")),  # a player's bot accounts and their tokens (SPEC 14)
