@@ -31,6 +31,7 @@ from apps.bots.selectors import is_bot_account, owner_id_of
 from apps.chat.models import MAX_LENGTH, MAX_REPORT_LENGTH, ChatMessage, ChatMute, ModeratorMute, Report
 from apps.chat.phrases import PHRASES, REPORT_REASONS
 from apps.chat.wire import message_frame, publish
+from apps.social.selectors import blocked_by
 from apps.tables.selectors import TalkPlace, talk_place
 
 #: How many messages come with the table when a socket opens.
@@ -170,15 +171,33 @@ def chat_history(*, table_id: int, viewer_id: int | None) -> list[dict[str, Any]
     viewer muted."""
     messages = ChatMessage.objects.filter(table_id=table_id, deleted_at__isnull=True).select_related("author")
     if viewer_id is not None:
-        messages = messages.exclude(author_id__in=ChatMute.objects.filter(viewer_id=viewer_id).values("muted_id"))
+        messages = messages.exclude(author_id__in=muted_by(viewer_id))
     latest = list(messages.order_by("-id")[:HISTORY])
     return [message_frame(message, message.author.get_username()) for message in reversed(latest)]
 
 
+def chat_since(
+    *, table_id: int, viewer_id: int | None, after_id: int, shown: list[int]
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """What a socket that was sent the table's messages `shown` (the last of them `after_id`) lacks: the
+    messages after it (as `chat_history` gives them, at most HISTORY) and which of `shown` are deleted."""
+    messages = ChatMessage.objects.filter(table_id=table_id, id__gt=after_id, deleted_at__isnull=True)
+    if viewer_id is not None:
+        messages = messages.exclude(author_id__in=muted_by(viewer_id))
+    latest = list(messages.select_related("author").order_by("-id")[:HISTORY])
+    deleted = ChatMessage.objects.filter(table_id=table_id, id__in=shown[-HISTORY:], deleted_at__isnull=False)
+    return (
+        [message_frame(message, message.author.get_username()) for message in reversed(latest)],
+        list(deleted.order_by("id").values_list("id", flat=True)),
+    )
+
+
 def muted_by(viewer_id: int | None) -> set[int]:
+    """Whose messages the viewer does not see: those they muted, and those they blocked (SPEC 17: a
+    blocked player cannot chat to the blocker; silently, their messages still reach the others)."""
     if viewer_id is None:
         return set()
-    return set(ChatMute.objects.filter(viewer_id=viewer_id).values_list("muted_id", flat=True))
+    return set(ChatMute.objects.filter(viewer_id=viewer_id).values_list("muted_id", flat=True)) | blocked_by(viewer_id)
 
 
 def chat_mute(*, by: Any, user_id: int, muted: bool = True) -> set[int]:

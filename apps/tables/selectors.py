@@ -278,6 +278,26 @@ def talk_place(table_id: int) -> TalkPlace | None:
     return TalkPlace(table_id=table_id, match_id=match_id, version=version, seats=seats)
 
 
+@dataclass(frozen=True)
+class PlayingAt:
+    """Where a player is playing now (the friends list: SPEC 17): a table whose match is under way."""
+
+    table_id: int
+    game: str
+    private: bool
+
+
+def playing_at(user_ids: list[int]) -> dict[int, PlayingAt]:
+    """Of these users, those seated (and not out of the match) at a table that is playing now, and where.
+    One query; a user at several such tables gets the latest."""
+    rows = (
+        Seat.objects.filter(user_id__in=user_ids, left_match=False, table__status=Table.Status.PLAYING)
+        .order_by("table_id")
+        .values_list("user_id", "table_id", "table__game", "table__private")
+    )
+    return {user_id: PlayingAt(table_id, game, private) for user_id, table_id, game, private in rows}
+
+
 # --- the site's gauges (rummysite/metrics.py) ---------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ from apps.engine.bots import bot_levels
 from apps.engine.game import Leave, get_rules, is_available
 from apps.engine.match import Match as EngineMatch
 from apps.lib.events import Event
+from apps.social.selectors import has_blocked
 from apps.tables import effects, rated
 from apps.tables.events import InvitationChanged, SeatChanged, TableClosed, TableOpened
 from apps.tables.models import BotLevel, FairDeal, Match, MatchPlayer, MoveLog, Seat, Table
@@ -171,7 +172,9 @@ def table_join(*, table_id: int, by: User, seat_index: int | None = None, invite
         holds_link = table.private and secrets.compare_digest(invite_token or "", table.invite_token)
         if table.private and invited is None and not holds_link and seat_row(rows, by) is None and not is_moderator(by):
             raise TableNotFound(no_such_table(table_id))
-        if table.status != Table.Status.OPEN:
+        # SPEC 17: whom the host blocked does not sit at the host's table, and is told only what a table
+        # that stopped taking players says (blocking is silent).
+        if table.status != Table.Status.OPEN or has_blocked(table.host_id, by.pk):
             raise NotAllowed(_("This table is not taking players."))
         if seat_row(rows, by) is not None:
             raise NotAllowed(_("You already have a seat at this table."))
