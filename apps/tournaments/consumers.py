@@ -59,4 +59,4 @@ class TournamentSocket(Endpoint):
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         version = self.room.version if self.room is not None else -1
-        await self.send_text('{"type":"pong","version":%d}' % version)
+        await self.send_text(f'{{"type":"pong","version":{version}}}')

@@ -139,6 +139,9 @@ class ArenaTable(models.Model):
     class Meta:
         indexes = [models.Index(fields=["tournament", "finished_at"])]
 
+    def __str__(self) -> str:
+        return f"{self.tournament_id}:table {self.table_id}"
+
 
 class ArenaSeat(models.Model):
     arena_table = models.ForeignKey(ArenaTable, on_delete=models.CASCADE, related_name="seats")
@@ -155,9 +158,15 @@ class ArenaSeat(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["arena_table", "entry"], name="one_arena_seat_per_entry")]
 
+    def __str__(self) -> str:
+        return f"{self.arena_table_id}:{self.user_id}"
+
 
 class ScoredMatch(models.Model):
     """The once-only ledger: a match is scored by the transaction that inserts its row."""
 
     match_id = models.PositiveIntegerField(primary_key=True)
     scored_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return str(self.match_id)

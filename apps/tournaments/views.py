@@ -8,7 +8,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from apps.catalog.data import catalog_entry
@@ -32,7 +31,7 @@ def index(request: HttpRequest) -> HttpResponse:
 def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     entry = selectors.entry_of(tournament.pk, request.user)
-    seat = selectors.current_seat(tournament.pk, request.user.pk) if entry is not None else None
+    seat = selectors.current_seat(tournament.pk, entry.user_id) if entry is not None else None
     now = timezone.now()
     context = {
         "tournament": tournament,
