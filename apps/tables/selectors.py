@@ -305,3 +305,56 @@ def open_table_counts() -> list[tuple[str, str, int]]:
     """(game, status, count) of every table not closed: the site's "open tables" gauge, read when scraped."""
     rows = Table.objects.exclude(status=Table.Status.CLOSED).values_list("game", "status").annotate(n=Count("pk"))
     return [(game, status, n) for game, status, n in rows]
+
+
+# --- quick pairing (apps/pairing, SPEC 15) -----------------------------------------------------------
+
+
+def rated_refusal(user: Any) -> str | None:
+    """Why `user` may not play rated matches with people (a reason code of apps/tables/rated.py: a guest,
+    an unverified email address, a booster, a bot account), or None: rated pools take only those who may."""
+    facts = rated.facts_of([(user, "")])
+    if facts and facts[0].bot_account:
+        return rated.BOT_ACCOUNT
+    found = rated.verdict(facts, turn_seconds=60)
+    return found.reasons[0] if found.reasons else None
+
+
+def _pairs_in_matches(rows: Any) -> dict[frozenset[int], int]:
+    """How many of the matches of `rows` (match id, user id) each pair of users shared."""
+    seated: dict[int, set[int]] = defaultdict(set)
+    for match_id, user_id in rows:
+        seated[match_id].add(user_id)
+    pairs: dict[frozenset[int], int] = defaultdict(int)
+    for users in seated.values():
+        ordered = sorted(users)
+        for i, first in enumerate(ordered):
+            for second in ordered[i + 1 :]:
+                pairs[frozenset((first, second))] += 1
+    return pairs
+
+
+def aborted_together(user_ids: Any, *, since: datetime) -> set[frozenset[int]]:
+    """The pairs among `user_ids` that were in a match aborted (SPEC 11) since `since` (one query)."""
+    rows = (
+        MatchPlayer.objects.filter(user_id__in=list(user_ids), match__finished_at__gte=since)
+        .exclude(match__aborted="")
+        .values_list("match_id", "user_id")
+    )
+    return set(_pairs_in_matches(rows))
+
+
+def repeat_capped(user_ids: Any, *, now: datetime) -> set[frozenset[int]]:
+    """The pairs among `user_ids` that have started the rated matches the cap allows together within its
+    window (SPEC 11; `rated.repeat_limit()` in `rated.repeat_window()`), counted over any match both sat in
+    (stricter than the cap's "exactly these accounts" for tables of 3 and 4). One query."""
+    rows = MatchPlayer.objects.filter(
+        user_id__in=list(user_ids), match__rated=True, match__started_at__gte=now - rated.repeat_window()
+    ).values_list("match_id", "user_id")
+    limit = rated.repeat_limit()
+    return {pair for pair, count in _pairs_in_matches(rows).items() if count >= limit}
+
+
+def table_seats_taken(table_id: int) -> dict[int, int]:
+    """user id -> seat of the people seated at a table (empty if there is no such table)."""
+    return dict(Seat.objects.filter(table_id=table_id, user__isnull=False).values_list("user_id", "index"))

@@ -44,6 +44,8 @@ Actor = MoveLog.Actor
 
 #: Table.closed_reason of a playing table whose last person left (only site bots were left).
 NO_HUMAN = "no_human"
+#: Table.closed_reason of a quick pairing's table that a paired player did not come to (SPEC 15).
+NO_SHOW = "no_show"
 
 
 def table_open(
@@ -400,9 +402,29 @@ def table_close(*, table_id: int, by: User, reason: str = "") -> None:
         close(table, reason or ("moderator" if is_moderator(by) else "host"))
 
 
-def close(table: Table, reason: str) -> None:
+def table_abort_absent(*, table_id: int, user_ids: Sequence[int]) -> bool:
+    """Quick pairing (SPEC 15): players seated by a pairing did not come to the table in time. Its match is
+    aborted (no places, no rating; the first absent seat ended it, as a seat standing up in the abort
+    window does) and the table closes, so the players who came are free to be paired again. False (and
+    nothing changes) if the table is not playing or none of them is still in its match."""
+    with transaction.atomic():
+        table = lock(table_id)
+        if table.status != Table.Status.PLAYING or table.match is None:
+            return False
+        rows = seats(table)
+        absent = [seat for seat in rows if seat.user_id in set(user_ids) and not seat.left_match]
+        if not absent:
+            return False
+        ended = abort_match(table, absent[0], rated.ABORT_LEFT)
+        MatchPlayer.objects.filter(match=table.match, seat__in=[seat.index for seat in absent]).update(left=True)
+        save_seating(table, rows)
+        close(table, NO_SHOW, events=(ended,))
+        return True
+
+
+def close(table: Table, reason: str, events: Sequence[Event] = ()) -> None:
     """Close the locked table (a match in progress is abandoned: not rated); the lobby and the invited bot
-    accounts hear of it after the commit."""
+    accounts hear of it after the commit (and `events`, what the caller's change set off before)."""
     if table.status == Table.Status.PLAYING and table.match_id is not None:
         Match.objects.filter(pk=table.match_id, finished_at__isnull=True).update(finished_at=timezone.now(), rated=False)
     invited = list(Seat.objects.filter(table=table, invited__isnull=False).values_list("invited_id", flat=True))
@@ -412,7 +434,8 @@ def close(table: Table, reason: str) -> None:
     bump(table)
     table.save()
     effects.after_commit(
-        table, events=(TableClosed(table.pk, reason), *(InvitationChanged(table.pk, user_id) for user_id in invited))
+        table,
+        events=(*events, TableClosed(table.pk, reason), *(InvitationChanged(table.pk, user_id) for user_id in invited)),
     )
 
 
