@@ -219,7 +219,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Backstop for a lost review task: finished games of the last two days without a review.
     "review-pending": {"task": "review.review_pending", "schedule": 120.0},
     # Quick pairing's wave (SPEC 15): the gone pages out, the absent paired players settled, tables formed.
-    "pairing-wave": {"task": "pairing.wave", "schedule": float(env.get_str("PAIRING_WAVE_SECONDS", "2"))},
+    "pairing-wave": {"task": "pairing.wave", "schedule": env.get_float("PAIRING_WAVE_SECONDS", 2.0, minimum=0.5, maximum=60.0)},
     # Arenas (SPEC 16): start, remind, pair and finish every 2 s (one run at a time: an advisory lock);
     # the calendar of the next six hours (also planned when beat starts: apps/tournaments/tasks.py).
     "tournaments-tick": {"task": "tournaments.tick", "schedule": 2.0},
