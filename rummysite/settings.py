@@ -17,6 +17,7 @@ from typing import Final
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from apps.puzzles.schedules import midnight_in_bucharest
 from rummysite import env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -218,6 +219,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "accounts-cleanup-guests": {"task": "apps.accounts.tasks.cleanup_guests", "schedule": 6 * 60 * 60.0},
     # Backstop for a lost review task: finished games of the last two days without a review.
     "review-pending": {"task": "review.review_pending", "schedule": 120.0},
+    # The daily puzzle, chosen at midnight in Bucharest (a request that finds today without one chooses it too).
+    "puzzles-choose-daily": {"task": "puzzles.choose_daily", "schedule": midnight_in_bucharest()},
     # Quick pairing's wave (SPEC 15): the gone pages out, the absent paired players settled, tables formed.
     "pairing-wave": {"task": "pairing.wave", "schedule": env.get_float("PAIRING_WAVE_SECONDS", 2.0, minimum=0.5, maximum=60.0)},
     # Arenas (SPEC 16): start, remind, pair and finish every 2 s (one run at a time: an advisory lock);
