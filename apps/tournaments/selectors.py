@@ -34,11 +34,6 @@ def standings_queryset(tournament_id: int) -> QuerySet[Entry]:
     )
 
 
-def streak_marks(entry: Entry) -> str:
-    """The streak marks beside the points: "🔥" while doubling (two first places in a row)."""
-    return "🔥" if entry.streak >= 2 else ""
-
-
 @dataclass(frozen=True)
 class Standing:
     rank: int
