@@ -1,0 +1,89 @@
+"""The pairing socket, end to end through the ASGI application: while it is open the player stays in the
+pool (and hears the waiting screen's facts); when a wave seats them the socket is told where the table
+is; closing it (leaving the page) takes the player out after PAIRING_GONE_SECONDS. A table's socket
+tells pairing the paired player came."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import override_settings
+from django.utils import timezone
+
+from apps.pairing import services
+from apps.pairing.models import PoolEntry
+from apps.pairing.pools import Pool
+from rummysite.asgi import application
+from tests.tables.helpers import make_user
+from tests.tables.test_consumers import HOST, ORIGIN, session_cookie
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+db = sync_to_async
+POOL = Pool("tile-rummy", 2, 60, False)
+
+
+async def connect(path: str, user) -> WebsocketCommunicator:
+    headers = [HOST, ORIGIN, (b"cookie", await db(session_cookie)(user))]
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect(timeout=30)
+    assert connected, path
+    return communicator
+
+
+async def until(communicator: WebsocketCommunicator, kind: str, ceiling: float = 60.0) -> dict[str, Any]:
+    """Frames until one of `kind` (failing after `ceiling` seconds of silence)."""
+    for _ in range(200):
+        frame = json.loads(await communicator.receive_from(timeout=ceiling))
+        if frame["type"] == kind:
+            return frame
+    raise AssertionError(f"no {kind} frame")
+
+
+@override_settings(PAIRING_TOUCH_SECONDS=0.2)
+async def test_an_open_page_keeps_the_player_in_and_a_closed_one_takes_them_out():
+    ana = await db(make_user)("ana")
+    await db(services.pool_join)(by=ana, pool=POOL)
+    await db(PoolEntry.objects.update)(seen_at=timezone.now() - timedelta(seconds=60))
+    socket = await connect("/ws/pairing/", ana)
+    frame = await until(socket, "waiting")
+    assert frame["pool"] == POOL.key and frame["count"] == 1
+    await until(socket, "waiting")  # a beat later: the page was seen again
+    seen = (await db(PoolEntry.objects.get)(user=ana)).seen_at
+    assert seen > timezone.now() - timedelta(seconds=5)
+    await db(services.entries_sweep)()
+    assert await db(PoolEntry.objects.filter(user=ana).exists)()  # still there while the page is open
+    await socket.disconnect()
+    await db(services.entries_sweep)(now=timezone.now() + timedelta(seconds=6))
+    assert not await db(PoolEntry.objects.filter(user=ana).exists)()
+
+
+async def test_the_paired_players_sockets_are_told_where_their_table_is_and_coming_there_settles_it():
+    ana, bogdan = await db(make_user)("ana"), await db(make_user)("bogdan")
+    sockets = []
+    for user in (ana, bogdan):
+        await db(services.pool_join)(by=user, pool=POOL)
+        sockets.append(await connect("/ws/pairing/", user))
+        await until(sockets[-1], "waiting")
+    report = await db(services.pairing_wave)()
+    table_id = report.tables[0]
+    for socket in sockets:
+        frame = await until(socket, "paired")
+        assert frame["url"] == f"/t/{table_id}/"
+        await socket.disconnect()
+    tables = []
+    for user in (ana, bogdan):  # each page moves to the table: its socket there says they came
+        tables.append(await connect(f"/ws/tables/{table_id}/", user))
+        await until(tables[-1], "state")
+    for _ in range(600):  # the part runs once the table's socket is open: counted steps, a generous ceiling
+        if not await db(PoolEntry.objects.exists)():
+            break
+        await asyncio.sleep(0.1)
+    assert not await db(PoolEntry.objects.exists)()
+    for socket in tables:
+        await socket.disconnect()
