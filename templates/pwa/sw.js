@@ -44,3 +44,36 @@ self.addEventListener("fetch", (event) => {
   }
   // Everything else (other static files, the socket, the API): the browser's own way, untouched.
 });
+
+// Web Push (apps/notifications/push.py): a title, one sentence, where a press leads and a tag (one per
+// table, so a newer push replaces an older one). Nothing of a rack or a chat is ever in one.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (error) {
+    data = {};
+  }
+  const icon = CONFIG.shell.find((path) => path.endsWith("icon-192.png"));
+  event.waitUntil(
+    self.registration.showNotification(data.title || "Tile Rummy", {
+      body: data.body || "",
+      tag: data.tag || undefined,
+      renotify: Boolean(data.tag),
+      icon,
+      data: { url: data.url || "/" },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => client.url === url.href && "focus" in client);
+      return open ? open.focus() : self.clients.openWindow(url.href);
+    }),
+  );
+});

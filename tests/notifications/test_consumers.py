@@ -1,0 +1,76 @@
+"""The bell's socket (`/ws/notifications/`) through the ASGI application: the unread count on opening, a
+new notification live in the socket's own language, the count after a mark read, and no socket for a
+visitor who is not signed in. Also the table socket's count of who is at a table (no push then)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from apps.notifications import presence, services
+from apps.notifications.models import Kind
+from tests.tables.helpers import make_user
+from tests.tables.test_consumers import connect, receive
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+db = sync_to_async
+
+
+async def test_the_bell_hears_its_players_notifications_live_in_its_own_language():
+    alice = await db(make_user)("alice")
+    bob = await db(make_user)("bob")
+    await db(services.notify)(user_id=alice.pk, kind=Kind.YOUR_TURN, table_id=3)
+    english = await connect("/ws/notifications/", alice)
+    romanian = await connect("/ws/notifications/", alice, language="ro")
+    others = await connect("/ws/notifications/", bob)
+    assert await receive(english) == {"type": "unread", "unread": 1}
+    assert await receive(romanian) == {"type": "unread", "unread": 1}
+    assert await receive(others) == {"type": "unread", "unread": 0}
+    note = await db(services.notify)(user_id=alice.pk, kind=Kind.CHALLENGE_RECEIVED, actor_id=bob.pk, actor_name="bob")
+    frame = await receive(english)
+    assert frame["type"] == "notification" and frame["unread"] == 2
+    assert frame["item"]["id"] == note.pk and frame["item"]["text"] == "bob challenged you to a table."
+    assert frame["item"]["url"] == "/notifications/"
+    assert (await receive(romanian))["item"]["text"] == "bob te-a provocat la o masă."
+    await db(services.mark_read)(user_id=alice.pk)
+    assert await receive(english) == {"type": "unread", "unread": 0}
+    assert await others.receive_nothing(timeout=0.3)
+    await english.send_to(text_data=json.dumps({"type": "ping"}))
+    assert await receive(english) == {"type": "pong"}
+    for communicator in (english, romanian, others):
+        await communicator.disconnect()
+
+
+async def test_a_visitor_not_signed_in_gets_no_bell_socket():
+    communicator = await connect("/ws/notifications/")
+    output = await communicator.receive_output(timeout=10)
+    assert output == {"type": "websocket.close", "code": 4401}
+
+
+async def test_a_players_table_socket_counts_them_at_the_table_while_open():
+    from apps.tables import services as tables
+
+    alice = await db(make_user)("alice")
+    table = await db(tables.table_open)(by=alice, game="tile-rummy", seat_count=2)
+    assert not await db(presence.is_at_table)(table.pk, alice.pk)
+    first = await connect(f"/ws/tables/{table.pk}/", alice)
+    second = await connect(f"/ws/tables/{table.pk}/", alice)
+    await receive(first)
+    await receive(second)
+
+    async def until(expected: bool) -> None:
+        for _ in range(600):  # counted steps with a generous ceiling, not a time to beat
+            if await db(presence.is_at_table)(table.pk, alice.pk) == expected:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"the count never became {expected}")
+
+    await until(True)
+    await second.disconnect()
+    await until(True)
+    await first.disconnect()
+    await until(False)

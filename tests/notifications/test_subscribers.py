@@ -1,0 +1,114 @@
+"""What becomes a notification: the tables' TurnPassed (sent by no-timer tables only) and TableOpened, and
+the social app's challenge events, each delivered after the commit of the change."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from apps.engine.game import get_rules
+from apps.lib.events import deliver, subscribe, unsubscribe
+from apps.notifications.models import Kind, Notification
+from apps.social.events import ChallengeAnswered, ChallengeReceived
+from apps.social.models import Follow
+from apps.tables import services
+from apps.tables.events import TableOpened, TurnPassed
+from apps.tables.models import Table
+from tests.tables.helpers import human_move, state_of
+
+pytestmark = pytest.mark.django_db
+
+HOUSE = "tile-rummy"
+
+
+def started(host, other, turn_seconds):
+    table = services.table_open(by=host, game=HOUSE, seat_count=2, turn_seconds=turn_seconds)
+    services.table_join(table_id=table.pk, by=other)
+    services.table_start(table_id=table.pk, by=host)
+    return Table.objects.get(pk=table.pk)
+
+
+def to_move(table_id):
+    table, state = state_of(table_id)
+    return table, get_rules(table.game).to_move(state)
+
+
+def play_one_turn(table_id, players):
+    """The player to move makes moves until the turn passes; returns who has it now."""
+    table, seat = to_move(table_id)
+    rng = random.Random(7)
+    while True:
+        user = players[table.seating[seat]["user_id"]]
+        services.game_move(table_id=table_id, by=user, move=human_move(table_id, seat, rng))
+        table, now = to_move(table_id)
+        if now != seat:
+            return table.seating[now]["user_id"]
+
+
+def test_a_no_timer_table_tells_the_player_whose_turn_it_is(alice, bob, told, django_capture_on_commit_callbacks):
+    heard = []
+    subscribe(TurnPassed, heard.append)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            table = started(alice, bob, turn_seconds=0)
+        first = table.seating[to_move(table.pk)[1]]["user_id"]
+        assert heard == [TurnPassed(table.pk, to_move(table.pk)[1], first)]  # the first deal says who starts
+        with django_capture_on_commit_callbacks(execute=True):
+            next_player = play_one_turn(table.pk, {alice.pk: alice, bob.pk: bob})
+    finally:
+        unsubscribe(TurnPassed, heard.append)
+    assert heard[-1].user_id == next_player != first
+    note = Notification.objects.filter(user_id=next_player, kind=Kind.YOUR_TURN).get()
+    assert note.table_id == table.pk and note.read_at is None
+    assert told.to(next_player)[-1]["item"]["kind"] == "your_turn"
+
+
+def test_a_timed_table_says_nothing_of_turns(alice, bob, told, django_capture_on_commit_callbacks):
+    heard = []
+    subscribe(TurnPassed, heard.append)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            table = started(alice, bob, turn_seconds=60)
+            play_one_turn(table.pk, {alice.pk: alice, bob.pk: bob})
+    finally:
+        unsubscribe(TurnPassed, heard.append)
+    assert heard == []
+    assert not Notification.objects.filter(kind=Kind.YOUR_TURN).exists()
+
+
+def test_friends_hear_of_a_table_anyone_may_join_and_others_do_not(alice, bob, carol, told,
+                                                                   django_capture_on_commit_callbacks):
+    Follow.objects.create(follower=alice, followed=bob)
+    Follow.objects.create(follower=bob, followed=alice)  # friends
+    Follow.objects.create(follower=carol, followed=alice)  # only a follower
+    with django_capture_on_commit_callbacks(execute=True):
+        table = services.table_open(by=alice, game=HOUSE, seat_count=2)
+        services.table_open(by=alice, game=HOUSE, seat_count=2, private=True)
+    [note] = Notification.objects.all()
+    assert (note.user_id, note.kind, note.actor_id, note.table_id) == (bob.pk, Kind.FRIEND_OPENED, alice.pk, table.pk)
+    assert told.to(bob.pk)[0]["item"]["actor"] == "alice"
+
+
+def test_the_table_opened_event_is_sent_once_with_the_host(alice, django_capture_on_commit_callbacks):
+    heard = []
+    subscribe(TableOpened, heard.append)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            table = services.table_open(by=alice, game=HOUSE, seat_count=2)
+    finally:
+        unsubscribe(TableOpened, heard.append)
+    assert heard == [TableOpened(table.pk, alice.pk, False)]
+
+
+def test_challenges_received_accepted_and_declined_become_notifications(alice, bob, carol, told):
+    deliver([ChallengeReceived(challenge_id=3, challenger_id=alice.pk, user_id=bob.pk),
+             ChallengeAnswered(challenge_id=3, challenger_id=alice.pk, user_id=bob.pk, accepted=True),
+             ChallengeAnswered(challenge_id=3, challenger_id=alice.pk, user_id=carol.pk, accepted=False,
+                               reason="too_fast")])
+    rows = list(Notification.objects.order_by("id").values_list("user_id", "kind", "actor_id", "challenge_id", "reason"))
+    assert rows == [
+        (bob.pk, Kind.CHALLENGE_RECEIVED, alice.pk, 3, ""),
+        (alice.pk, Kind.CHALLENGE_ACCEPTED, bob.pk, 3, ""),
+        (alice.pk, Kind.CHALLENGE_DECLINED, carol.pk, 3, "too_fast"),
+    ]
