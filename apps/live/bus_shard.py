@@ -134,6 +134,11 @@ class Shard:
                 return
         loop.call_soon(callback)
 
+    def in_effect(self) -> bool:
+        """True if every change of `wanted` made so far is confirmed by Redis."""
+        with self.lock:
+            return self.applied >= self.changes
+
     def publish(self, channel: bytes, data: str) -> None:
         """From a thread that may wait (a service after its commit): one PUBLISH, now."""
         try:
@@ -243,7 +248,7 @@ class Shard:
     def _serve(self, connection: Any, *, gap_after_first_batch: bool) -> None:
         subscribed: set[bytes] = set()
         sent = -1  # the number of the last change sent (none yet: the first pass sends what is wanted)
-        unconfirmed: deque[list[int]] = deque()  # [replies still due, change number], oldest first
+        unconfirmed = Unconfirmed()
         gap_at: int | None = None  # the change whose confirmation ends a reconnect's gap
         heard_at, pinged = time.monotonic(), False
         cpu_at = time.thread_time()
@@ -262,7 +267,7 @@ class Shard:
                 if commands:
                     connection.send_packed_command(connection.pack_commands(commands))  # one write
                 subscribed, sent = wanted, number
-                unconfirmed.append([len(adding) + len(removing), number])
+                unconfirmed.sent(len(adding) + len(removing), number)
                 if gap_after_first_batch and gap_at is None:
                     gap_at = number
                 CHANNELS.set(len(subscribed))
@@ -275,15 +280,13 @@ class Shard:
                     self.read += 1
                     READ.inc()
                     self.deliver(reply[1], reply[2])
-                elif kind in (b"subscribe", b"unsubscribe", b"ssubscribe", b"sunsubscribe") and unconfirmed:
-                    unconfirmed[0][0] -= 1
+                elif kind in (b"subscribe", b"unsubscribe", b"ssubscribe", b"sunsubscribe"):
+                    unconfirmed.replied()
                 if kind == b"sunsubscribe" and reply[1] in self.wanted:
                     # A cluster node drops the sharded subscriptions of a slot it no longer owns (a
                     # failover, a resharding): find the slot's new owner (bus_cluster), as after a loss.
                     raise ConnectionError(f"the node gave up {reply[1]!r}: its slot moved")
-            done = None
-            while unconfirmed and unconfirmed[0][0] <= 0:
-                done = unconfirmed.popleft()[1]
+            done = unconfirmed.take_done()
             if done is not None:
                 self._applied(done)
                 if gap_at is not None and done >= gap_at:
@@ -326,6 +329,46 @@ class Shard:
             self.applied_changed.notify_all()
         for callback in due:
             loop.call_soon(callback)
+
+
+class Unconfirmed:
+    """The batches sent on one subscriber connection whose replies have not all come, oldest first: Redis
+    answers each channel of a SUBSCRIBE or UNSUBSCRIBE with one reply, in the order they were sent.
+
+    A reply belongs to the oldest batch that still has replies due, not to the head of the queue: two
+    batches can be sent before the thread reads (the second change comes while the first batch's replies
+    are on their way), and a batch that changed nothing (a socket closed and another opened for the same
+    table: listen, unlisten, listen) has none due. Counting every reply against the head drove it below
+    zero and left the next batch one reply short for ever, so its `when_subscribed` callbacks never ran.
+    """
+
+    def __init__(self) -> None:
+        self._batches: deque[list[int]] = deque()  # [replies still due, change number]
+        self._done: int | None = None
+
+    def sent(self, replies: int, number: int) -> None:
+        self._batches.append([replies, number])
+        self._settle()
+
+    def replied(self) -> None:
+        """One reply read; a reply with no batch waiting for it (a PING's, or a stray) changes nothing."""
+        self._settle()
+        if self._batches:
+            self._batches[0][0] -= 1
+            self._settle()
+
+    def take_done(self) -> int | None:
+        """The number of the newest change whose batch, and every batch before it, is confirmed since the
+        last call (None if none is)."""
+        done, self._done = self._done, None
+        return done
+
+    def _settle(self) -> None:
+        while self._batches and self._batches[0][0] <= 0:
+            self._done = self._batches.popleft()[1]
+
+    def __len__(self) -> int:
+        return len(self._batches)
 
 
 def _where(url: str) -> str:

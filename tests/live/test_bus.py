@@ -20,6 +20,7 @@ import redis
 
 from apps.live import loop
 from apps.live.bus import LocalBus, RedisBus
+from apps.live.bus_shard import Unconfirmed
 from tests.live.helpers import in_own_loop
 from tests.site.processes import manage, shell
 
@@ -350,3 +351,56 @@ def test_the_bus_is_on_the_redis_servers_the_settings_name_and_a_wrong_one_stops
     assert made == ["RedisBus", urls.split(",")]
     refused = manage(["check"], REDIS_URL="redis://127.0.0.1:6503/0", REDIS_BUS_URLS="http://127.0.0.1:6501")
     assert refused.returncode != 0 and "REDIS_BUS_URLS" in refused.stderr
+
+
+# -- the subscriber's count of confirmations ----------------------------------------------------------------
+
+
+def test_a_reply_counts_for_the_oldest_batch_still_waiting_not_for_one_already_confirmed():
+    """Two batches sent before the thread reads, and one that changed nothing: each is confirmed once its
+    own replies have come (CI once waited 30 s for a batch whose reply had gone to the one before)."""
+    pending = Unconfirmed()
+    pending.sent(1, 1)  # the first listen
+    pending.sent(0, 2)  # unlisten and listen again of one topic: nothing to send
+    pending.sent(2, 4)  # two more listens, sent before the first batch's reply was read
+    assert pending.take_done() is None
+    pending.replied()
+    assert pending.take_done() == 2  # the first batch and the empty one after it
+    pending.replied()
+    assert pending.take_done() is None and len(pending) == 1
+    pending.replied()
+    assert pending.take_done() == 4 and len(pending) == 0
+    pending.replied()  # a reply nobody waits for (a stray) confirms nothing later
+    pending.sent(1, 5)
+    assert pending.take_done() is None
+    pending.replied()
+    assert pending.take_done() == 5
+
+
+@needs_redis
+def test_listens_in_quick_bursts_are_all_confirmed(made):
+    """Bursts of listens and unlistens with the subscriber thread reading between them, in every
+    interleaving the loop gives: every after_subscribing callback comes, and Redis has what is wanted."""
+    bus = made([REDIS_URL])
+    repaired: list[int] = []
+    keep = lambda text: None  # noqa: E731
+
+    async def main() -> None:
+        loop.remember()
+        for burst in range(60):
+            for n in range(burst % 4 + 1):
+                topic = f"table:{burst}:{n}"
+                bus.listen(topic, keep)
+                if n % 2:
+                    bus.unlisten(topic, keep)
+                    bus.listen(topic, keep)
+                bus.after_subscribing(topic, lambda burst=burst: repaired.append(burst))
+                if burst % 3 == 0:
+                    await asyncio.sleep(0)
+            await asyncio.sleep(0.001 * (burst % 3))
+        await until(lambda: len(repaired) == sum(burst % 4 + 1 for burst in range(60)))
+
+    in_own_loop(main)
+    topics = [topic for topic in bus.listeners]
+    found = dict(redis.Redis.from_url(REDIS_URL).pubsub_numsub(*(bus.channel(topic) for topic in topics)))
+    assert len(topics) == 150 and set(found.values()) == {1}
