@@ -10,9 +10,9 @@ function showCount(count) {
   const n = Math.max(0, Number(count) || 0);
   badge.textContent = n > 99 ? "99+" : String(n);
   badge.hidden = n === 0;
-  bell.setAttribute("aria-label", n === 0 ? bell.dataset.labelNone : bell.dataset.labelSome.replace("%s", String(n)));
+  bell.setAttribute("aria-label", n === 0 ? bell.dataset.labelNone : bell.dataset.labelSome.replace("{n}", String(n)));
   const summary = document.querySelector("[data-notes-summary]");
-  if (summary && summary.dataset.template) summary.textContent = summary.dataset.template.replace("%s", String(n));
+  if (summary && summary.dataset.template) summary.textContent = summary.dataset.template.replace("{n}", String(n));
 }
 
 function addToList(item) {
