@@ -1,8 +1,14 @@
 from django.urls import path
 
-from apps.players import views
+from apps.players import social_views, views
 
 app_name = "players"
 urlpatterns = [
     path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<str:username>/relation/", social_views.relation, name="relation"),
+    path("friends/", social_views.friends_page, name="friends"),
+    path("settings/", social_views.settings_page, name="settings"),
+    path("challenges/new/", social_views.challenge_new, name="challenge_new"),
+    path("challenges/<int:challenge_id>/", social_views.challenge_page, name="challenge"),
+    path("challenges/<int:challenge_id>/<str:action>/", social_views.challenge_answer, name="challenge_answer"),
 ]

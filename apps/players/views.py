@@ -14,6 +14,7 @@ from apps.catalog.data import CATALOG
 from apps.engine.game import is_available
 from apps.leaderboards.selectors import profile_ratings
 from apps.players.profile import recent_matches
+from apps.social import selectors as social
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
@@ -30,5 +31,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         else [],
         "ratings": profile_ratings(player.pk),
         "matches": recent_matches(player.pk, include_private=is_self or request.user.is_staff),
+        # SPEC 17: follow, block and challenge a registered person (not a guest, a bot account or oneself)
+        "social": bot is None and not is_self and not player.is_guest and request.user.is_authenticated
+        and not getattr(request.user, "is_guest", True),
     }
+    if context["social"]:
+        viewer_id = request.user.pk
+        context["i_follow"] = player.pk in social.following_ids(viewer_id)
+        context["follows_me"] = player.pk in social.follower_ids(viewer_id)
+        context["i_blocked"] = social.has_blocked(viewer_id, player.pk)
     return render(request, "players/profile.html", context)

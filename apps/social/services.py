@@ -44,8 +44,6 @@ DIRECT_LIFETIME = timedelta(days=14)
 OPEN_LIFETIME = timedelta(days=1)
 #: "Rating within 300": the widest gap a player with that preference accepts a challenge across.
 RATING_GAP = 300
-#: A player's rating in a game they have not played yet (the ratings' own start).
-UNRATED = 1500
 #: At most this many challenges a player makes in CHALLENGE_WINDOW seconds (reserved before the row).
 CHALLENGES_PER_WINDOW = 20
 CHALLENGE_WINDOW = 3600
@@ -168,16 +166,19 @@ def challenge_policy_set(*, by: User, policy: str) -> SocialSettings:
 
 
 def may_challenge(challenger: User, target: User, *, game: str, ratings: Mapping[int, int | None]) -> bool:
-    """Whether `target`'s preference lets `challenger` challenge them (blocks are asked apart)."""
+    """Whether `target`'s preference lets `challenger` challenge them (blocks are asked apart). `ratings`:
+    each player's rating in `game` (the caller fills in the ratings' start for a player without one); a
+    player missing there is not within 300 of anyone. Friends are always within it."""
     policy = selectors.challenge_policy(target.pk)
     if policy == ChallengePolicy.NEVER:
         return False
     if policy == ChallengePolicy.FRIENDS:
         return selectors.are_friends(challenger.pk, target.pk)
     if policy == ChallengePolicy.RATING:
-        mine = ratings.get(challenger.pk) or UNRATED
-        theirs = ratings.get(target.pk) or UNRATED
-        return abs(mine - theirs) <= RATING_GAP or selectors.are_friends(challenger.pk, target.pk)
+        mine, theirs = ratings.get(challenger.pk), ratings.get(target.pk)
+        if mine is not None and theirs is not None and abs(mine - theirs) <= RATING_GAP:
+            return True
+        return selectors.are_friends(challenger.pk, target.pk)
     if policy == ChallengePolicy.REGISTERED:
         return not challenger.is_guest
     return True
@@ -312,6 +313,10 @@ def challenge_accept(*, by: User, challenge_id: int, open_table: TableOpener, no
     with transaction.atomic():
         challenge = _lock(challenge_id)
         if not _still_pending(challenge, now):
+            if challenge.status == Status.STARTED and ChallengeInvitee.objects.filter(
+                challenge=challenge, user=by, answer=Answer.ACCEPTED
+            ).exists():
+                return challenge  # a second press of Accept: the table it opened
             refusal = _gone_error(challenge)
         else:
             rows = _invitees(challenge)
