@@ -107,7 +107,9 @@ function judged(data, gaveUp) {
     h("a", { class: "button button--small button--primary", href: config.nextUrl }, t("next_puzzle"))));
   showVerdict(h("div", {}, ...lines), data.right ? "right" : "short");
   giveUpButton.hidden = true;
-  showButton.hidden = false;
+  showButton.hidden = true; // the verdict has its own
+  const rating = document.getElementById("puzzle-rating");
+  if (rating && data.rated) rating.textContent = String(data.rating_after);
   if (gaveUp) showSolution();
 }
 
