@@ -161,7 +161,7 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
         return render(request, "players/challenge_new.html", context, status=400)
 
     try:
-        seats, turn_seconds, match_length = int(values["seats"]), int(values["turn_seconds"]), int(values["match_length"])
+        seats, turn_seconds, match_length = (int(post.get(name, "")) for name in ("seats", "turn_seconds", "match_length"))
     except ValueError:
         return again(_("Choose the seats, the pace and the match length from the lists."))
     if len(names) > MAX_NAMES:

@@ -36,7 +36,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         and not getattr(request.user, "is_guest", True),
     }
     if context["social"]:
-        viewer_id = request.user.pk
+        viewer_id = int(request.user.pk or 0)
         context["i_follow"] = player.pk in social.following_ids(viewer_id)
         context["follows_me"] = player.pk in social.follower_ids(viewer_id)
         context["i_blocked"] = social.has_blocked(viewer_id, player.pk)

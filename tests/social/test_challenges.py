@@ -263,8 +263,8 @@ def test_the_last_accept_and_a_cancel_at_the_same_moment_exactly_one_wins():
         ana, bogdan = make_user(f"ana{round_}"), make_user(f"bogdan{round_}")
         made = challenge(ana, bogdan)
         outcomes = _race(
-            lambda: accept(bogdan, made),
-            lambda: services.challenge_cancel(by=ana, challenge_id=made.pk),
+            lambda made=made, bogdan=bogdan: accept(bogdan, made),
+            lambda made=made, ana=ana: services.challenge_cancel(by=ana, challenge_id=made.pk),
         )
         made.refresh_from_db()
         assert sorted(outcomes) in (["done", "started"], ["done", "gone"]), outcomes

@@ -127,7 +127,7 @@ def test_a_follow_racing_a_block_never_survives_it():
         ana, bogdan = make_user(f"ana{round_}"), make_user(f"bogdan{round_}")
         barrier = threading.Barrier(2)
 
-        def run(act, by, other):
+        def run(act, by, other, barrier=barrier):
             try:
                 barrier.wait()
                 act(by=by, user_id=other.pk)
