@@ -22,7 +22,6 @@ def standings_queryset(tournament_id: int) -> QuerySet[Entry]:
     """The entrants in standing order (SPEC 16): points, performance, then the earlier to reach the score."""
     return (
         Entry.objects.filter(tournament_id=tournament_id, removed=False)
-        .select_related("user")
         .annotate(
             perf=Case(
                 When(perf_count__gt=0, then=Cast("perf_sum", FloatField()) / Cast("perf_count", FloatField())),
@@ -48,12 +47,14 @@ class Standing:
 
 
 def standings(tournament_id: int, limit: int = STANDINGS_SHOWN) -> list[Standing]:
+    """The top `limit` of the standings (one query, plain values: a frame is built after every change)."""
+    fields = ("user_id", "user__username", "points", "streak", "matches", "perf_sum", "perf_count", "paused", "marks")
     rows = []
-    for rank, entry in enumerate(standings_queryset(tournament_id)[:limit], start=1):
-        rows.append(
-            Standing(rank, entry.user_id, entry.user.get_username(), entry.points, entry.streak >= 2, entry.matches,
-                     entry.performance, entry.paused, list(entry.marks or [])[-6:])
-        )
+    for rank, (user_id, name, points, streak, matches, perf_sum, perf_count, paused, marks) in enumerate(
+        standings_queryset(tournament_id).values_list(*fields)[:limit], start=1
+    ):
+        performance = round(perf_sum / perf_count) if perf_count else 0
+        rows.append(Standing(rank, user_id, name, points, streak >= 2, matches, performance, paused, list(marks or [])[-6:]))
     return rows
 
 
@@ -64,14 +65,15 @@ class PlayingTable:
 
 
 def playing_tables(tournament_id: int, limit: int = 50) -> list[PlayingTable]:
-    """The arena's tables in play now, newest first, with their players' names."""
+    """The arena's tables in play now, newest first, with their players' names (two queries)."""
     tables = list(
-        ArenaTable.objects.filter(tournament_id=tournament_id, finished_at__isnull=True).order_by("-id")[:limit]
+        ArenaTable.objects.filter(tournament_id=tournament_id, finished_at__isnull=True).order_by("-id").values_list("pk", "table_id")[:limit]
     )
-    names: dict[int, list[str]] = {table.pk: [] for table in tables}
-    for seat in ArenaSeat.objects.filter(arena_table__in=tables).select_related("entry__user").order_by("id"):
-        names[seat.arena_table_id].append(seat.entry.user.get_username())
-    return [PlayingTable(table.table_id, names[table.pk]) for table in tables]
+    names: dict[int, list[str]] = {pk: [] for pk, _table in tables}
+    seats = ArenaSeat.objects.filter(arena_table_id__in=list(names)).order_by("id").values_list("arena_table_id", "entry__user__username")
+    for arena_table_id, name in seats:
+        names[arena_table_id].append(name)
+    return [PlayingTable(table_id, names[pk]) for pk, table_id in tables]
 
 
 def current_seat(tournament_id: int, user_id: int) -> ArenaSeat | None:

@@ -8,7 +8,8 @@ computed once and shared by every viewer.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -196,7 +197,7 @@ def tournament_stop(*, tournament_id: int) -> None:
 
 
 def _finish(tournament: Tournament, now: datetime) -> None:
-    top = list(standings_queryset(tournament.pk)[:3])
+    top = list(standings_queryset(tournament.pk).select_related("user")[:3])
     tournament.podium = [
         {"rank": rank, "user_id": entry.user_id, "name": entry.user.get_username(), "points": entry.points}
         for rank, entry in enumerate(top, start=1)
@@ -291,9 +292,11 @@ def arena_pair(*, tournament: Tournament, now: datetime | None = None) -> Pairin
             )
             key = _table_key(entry.user_id for entry in group)
             Entry.objects.filter(pk__in=[entry.pk for entry in group]).update(last_table=key)
-            _bump(tournament.pk)
         result.tables += 1
         result.players += len(group)
+    if result.tables:
+        with transaction.atomic():
+            _bump(tournament.pk)  # one standings frame for the whole pass, not one per table
     return result
 
 
@@ -408,14 +411,22 @@ def arena_match_voided(*, match_id: int) -> bool:
 # -- the clock: start, remind, pair, finish ---------------------------------------------------------------
 
 
-def _try_lock() -> bool:
-    """The site-wide pairing lock for this transaction (PostgreSQL's advisory lock; other databases are
-    one process: always granted)."""
+@contextmanager
+def _site_lock() -> Iterator[bool]:
+    """The site-wide pairing lock, held for one tick (PostgreSQL's session advisory lock, so the tick's
+    tables commit one by one and start at once; other databases are one process: always granted)."""
     if connection.vendor != "postgresql":
-        return True
+        yield True
+        return
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [PAIRING_LOCK])
-        return bool(cursor.fetchone()[0])
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [PAIRING_LOCK])
+        granted = bool(cursor.fetchone()[0])
+    try:
+        yield granted
+    finally:
+        if granted:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [PAIRING_LOCK])
 
 
 def arenas_tick(*, now: datetime | None = None) -> dict[str, int]:
@@ -424,8 +435,8 @@ def arenas_tick(*, now: datetime | None = None) -> dict[str, int]:
     site-wide (an advisory lock); a second run at once does nothing."""
     now = now or timezone.now()
     done = {"started": 0, "reminded": 0, "tables": 0, "finished": 0}
-    with transaction.atomic():
-        if not _try_lock():
+    with _site_lock() as granted:
+        if not granted:
             return done
         for tournament in Tournament.objects.filter(status=Status.PLANNED, reminded=False, starts_at__lte=now + REMIND_BEFORE):
             if Tournament.objects.filter(pk=tournament.pk, reminded=False).update(reminded=True):
@@ -433,15 +444,17 @@ def arenas_tick(*, now: datetime | None = None) -> dict[str, int]:
                 emit(TournamentStartsSoon(tournament.pk, users, tournament.starts_at.isoformat()))
                 done["reminded"] += 1
         for tournament in Tournament.objects.filter(status=Status.PLANNED, starts_at__lte=now):
-            Tournament.objects.filter(pk=tournament.pk).update(status=Status.RUNNING)
-            _bump(tournament.pk)
+            with transaction.atomic():
+                Tournament.objects.filter(pk=tournament.pk).update(status=Status.RUNNING)
+                _bump(tournament.pk)
             done["started"] += 1
         for tournament in Tournament.objects.filter(status=Status.RUNNING):
             if now >= tournament.ends_at:
                 open_tables = ArenaTable.objects.filter(tournament=tournament, finished_at__isnull=True)
                 _catch_up(open_tables)
                 if not open_tables.exists() or now >= tournament.ends_at + FINISH_GRACE:
-                    _finish(tournament, now)
+                    with transaction.atomic():
+                        _finish(tournament, now)
                     done["finished"] += 1
                 continue
             done["tables"] += arena_pair(tournament=tournament, now=now).tables
