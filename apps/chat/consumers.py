@@ -5,6 +5,7 @@ of the authors this viewer muted. docs/protocol.md describes them."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -38,10 +39,19 @@ class ChatPart(SocketPart):
 
     frames: ClassVar[dict[str, FrameSpec]] = CHAT_FRAMES
     muted: set[int]
+    history_shown: list[int]  # the ids of the messages the history sent this socket
+    history_sent: asyncio.Event
+    _repairs: set[asyncio.Task[None]]
 
     async def opened(self) -> None:
         if (self.socket.query.get("chat") or [""])[0] == "1":
             self.chat_listen()
+            # On Redis a message published before the listen's SUBSCRIBE reached it is lost for this socket,
+            # and the history below may have been read before it was said: once the subscription is in
+            # effect, send what was said (or deleted) after the history's last message.
+            topic = chat_topic(self.socket.table_id)
+            if not bus().listening(topic):
+                bus().after_subscribing(topic, self.chat_subscribed)
             await self.send_chat_history()  # after the listen: a message said meanwhile comes twice, never lost
 
     async def closed(self) -> None:
@@ -49,6 +59,7 @@ class ChatPart(SocketPart):
 
     def chat_listen(self) -> None:
         self.muted = set()
+        self.history_shown, self.history_sent, self._repairs = [], asyncio.Event(), set()
         self._chat_listener = self.heard_chat
         bus().listen(chat_topic(self.socket.table_id), self._chat_listener)
 
@@ -64,7 +75,25 @@ class ChatPart(SocketPart):
             return services.muted_by(viewer), services.chat_history(table_id=table_id, viewer_id=viewer)
 
         self.muted, messages = await db(load)()
+        self.history_shown = [message["id"] for message in messages]
+        self.history_sent.set()
         await self.socket.send_json({"type": "chat_history", "messages": messages, "muted": sorted(self.muted)})
+
+    def chat_subscribed(self) -> None:
+        task = asyncio.ensure_future(self.send_chat_since())
+        self._repairs.add(task)
+        task.add_done_callback(self._repairs.discard)
+
+    async def send_chat_since(self) -> None:
+        await self.history_sent.wait()  # the client takes chat frames after the history, not before it
+        viewer, table_id, shown = self.socket.user_id, self.socket.table_id, self.history_shown
+        messages, deleted = await db(services.chat_since)(
+            table_id=table_id, viewer_id=viewer, after_id=max(shown, default=0), shown=shown
+        )
+        for message in messages:  # the client keeps one of each id: those it heard as well come once
+            await self.socket.send_json({"type": "chat", "message": message})
+        for message_id in deleted:
+            await self.socket.send_json({"type": "chat_deleted", "id": message_id})
 
     def heard_chat(self, text: str) -> None:
         published = json.loads(text)

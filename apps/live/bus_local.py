@@ -63,6 +63,11 @@ class Bus:
         reached it), call `repair` in the server loop once they can no longer miss any. A listen here is in
         effect when it returns: this bus never calls it."""
 
+    def listening(self, topic: str) -> bool:
+        """True if the listens of `topic` made so far can miss no publish from now on (here: at once). A
+        listener that read its state before this was true asks `after_subscribing` for a second read."""
+        return True
+
     def on_gap(self, listener: Callable[[], None]) -> None:
         if listener not in self.gap_listeners:
             self.gap_listeners.append(listener)

@@ -90,6 +90,9 @@ class RedisBus(Bus):
     def after_subscribing(self, topic: str, repair: Callable[[], None]) -> None:
         self.shard_of(topic).when_subscribed(repair)
 
+    def listening(self, topic: str) -> bool:
+        return self.shard_of(topic).in_effect()
+
     # -- the subscriber threads ------------------------------------------------------------------------
 
     def _heard(self, channel: bytes, data: bytes) -> None:

@@ -23,7 +23,7 @@ from apps.live.guard import CLIENT_ID, Field, FrameSpec
 from apps.live.threads import db
 from apps.tables import services
 from apps.tables.access import may_watch
-from apps.tables.effects import invitations_topic
+from apps.tables.effects import LOBBY_TOPIC, invitations_topic
 from apps.tables.engine_text import engine_text
 from apps.tables.models import Table
 from apps.tables.parts import SocketPart, socket_frames, socket_parts
@@ -205,6 +205,9 @@ class LobbySocket(Endpoint):
     max_frame_bytes: ClassVar[int] = 512
     frame_rate: ClassVar[tuple[float, int] | None] = (2.0, 10)
     bot_id: int | None = None
+    reading: int  # full reads (tables, invitations) under way: published frames wait for them in `held`
+    held: list[str]
+    flushing: bool
 
     async def connect(self) -> int | None:
         if self.scope.get("bot_token") is not None:
@@ -214,9 +217,17 @@ class LobbySocket(Endpoint):
     async def opened(self) -> None:
         # Into the lobby (and a bot's invitations) once the socket is open, as for a table: a frame
         # pushed before the accept would be lost.
+        self.reading, self.held, self.flushing = 0, [], False
         rooms().lobby.join(self)
+        topics = [LOBBY_TOPIC] if self.bot_id is None else [LOBBY_TOPIC, invitations_topic(self.bot_id)]
         if self.bot_id is not None:
-            bus().listen(invitations_topic(self.bot_id), self.invited)
+            bus().listen(topics[1], self.invited)
+        # On Redis a change published before the listen's SUBSCRIBE reached it is lost for this socket, and
+        # the read below may be older than that change: once the subscription is in effect, read again
+        # (the frames heard meanwhile wait for it, so an older read never overwrites a newer frame).
+        for topic in topics:
+            if not bus().listening(topic):
+                bus().after_subscribing(topic, self.subscribed)
         await self.send_tables()
         if self.bot_id is not None:
             await self.send_invitations(self.bot_id)
@@ -226,16 +237,41 @@ class LobbySocket(Endpoint):
         if self.bot_id is not None:
             bus().unlisten(invitations_topic(self.bot_id), self.invited)
 
+    def subscribed(self) -> None:
+        if self.open:
+            rooms().spawn(self.on_sync({}))
+
     def invited(self, text: str) -> None:
-        rooms().spawn(self.send_text(text))
+        rooms().spawn(self.take_lobby(text))
+
+    async def take_lobby(self, text: str) -> None:
+        """A published lobby (or invitation) frame: sent now, or after the full read under way."""
+        if self.reading or self.flushing:
+            self.held.append(text)
+        else:
+            await self.send_text(text)
+
+    async def send_read(self, frame: Callable[[], Any]) -> None:
+        """Send `frame()` (read on a database thread), and then the frames published during the read."""
+        self.reading += 1
+        try:
+            await self.send_json(await db(frame)())
+        finally:
+            self.reading -= 1
+        if self.reading or self.flushing:
+            return
+        self.flushing = True
+        try:
+            while self.held:
+                await self.send_text(self.held.pop(0))
+        finally:
+            self.flushing = False
 
     async def send_invitations(self, bot_id: int) -> None:
-        invitations = await db(invitations_for)(bot_id)
-        await self.send_text(dumps({"type": "invitations", "invitations": invitations}))
+        await self.send_read(lambda: {"type": "invitations", "invitations": invitations_for(bot_id)})
 
     async def send_tables(self) -> None:
-        tables = await db(lobby_tables)()
-        await self.send_text(dumps({"type": "tables", "tables": tables}))
+        await self.send_read(lambda: {"type": "tables", "tables": lobby_tables()})
 
     async def on_sync(self, content: dict[str, Any]) -> None:
         await self.send_tables()

@@ -47,6 +47,12 @@ class Listener(Protocol):
     async def send_text(self, text: str) -> None: ...
 
 
+class LobbyListener(Listener, Protocol):
+    """A lobby socket: it is handed the lobby's published frames (and may hold them back a moment)."""
+
+    async def take_lobby(self, text: str) -> None: ...
+
+
 class Viewer(Listener, Protocol):
     """What a room needs of a socket."""
 
@@ -112,14 +118,14 @@ class Lobby:
 
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
-        self.viewers: set[Listener] = set()
+        self.viewers: set[LobbyListener] = set()
 
-    def join(self, viewer: Listener) -> None:
+    def join(self, viewer: LobbyListener) -> None:
         if not self.viewers:
             bus().listen(LOBBY_TOPIC, self.take)
         self.viewers.add(viewer)
 
-    def leave(self, viewer: Listener) -> None:
+    def leave(self, viewer: LobbyListener) -> None:
         self.viewers.discard(viewer)
         if not self.viewers:
             bus().unlisten(LOBBY_TOPIC, self.take)
@@ -129,7 +135,7 @@ class Lobby:
 
     async def push(self, text: str) -> None:
         for viewer in list(self.viewers):
-            await viewer.send_text(text)
+            await viewer.take_lobby(text)
 
 
 class Rooms:
