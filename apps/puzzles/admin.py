@@ -6,7 +6,7 @@ from apps.puzzles.models import Attempt, DailyPuzzle, Puzzle, PuzzleRating
 
 
 @admin.register(Puzzle)
-class PuzzleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class PuzzleAdmin(admin.ModelAdmin):
     list_display = ("id", "key", "game", "kind", "themes", "difficulty", "rating", "deviation", "plays", "solved")
     list_filter = ("game", "kind")
     search_fields = ("key", "themes")
@@ -14,20 +14,20 @@ class PuzzleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(PuzzleRating)
-class PuzzleRatingAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class PuzzleRatingAdmin(admin.ModelAdmin):
     list_display = ("user", "rating", "deviation", "rated", "best_streak", "updated_at")
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
 
 
 @admin.register(Attempt)
-class AttemptAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AttemptAdmin(admin.ModelAdmin):
     list_display = ("user", "puzzle", "right", "short_by", "gave_up", "rating_before", "rating_after", "created_at")
     list_filter = ("right", "gave_up")
     raw_id_fields = ("user", "puzzle")
 
 
 @admin.register(DailyPuzzle)
-class DailyPuzzleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class DailyPuzzleAdmin(admin.ModelAdmin):
     list_display = ("date", "puzzle", "created_at")
     raw_id_fields = ("puzzle",)

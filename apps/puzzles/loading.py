@@ -50,7 +50,10 @@ def read_line(text: str) -> Record:
     if record.game not in PUZZLE_GAMES:
         raise ValueError(f"{record.game!r} is not a game with puzzles ({', '.join(sorted(PUZZLE_GAMES))})")
     try:
-        verdict = judge(record, record.solution.get("table") if record.game == "tile-rummy-rearrange" else record.solution.get("moves"))
+        verdict = judge(
+            record,
+            record.solution.get("table") if record.game == "tile-rummy-rearrange" else record.solution.get("moves"),
+        )
     except Exception as error:  # a malformed solution can fail in many ways: it is the line's fault
         raise ValueError(f"the stored solution cannot be read ({error})") from None
     if not verdict.right:

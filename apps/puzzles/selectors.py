@@ -7,8 +7,8 @@ import datetime
 import random
 from zoneinfo import ZoneInfo
 
-from django.db.models import F, FloatField, QuerySet
-from django.db.models.functions import Abs, Cast
+from django.db.models import F, FloatField, QuerySet, Value
+from django.db.models.functions import Abs
 from django.utils import timezone
 
 from apps.engine.puzzles.glicko2 import START_RATING
@@ -58,7 +58,7 @@ def next_puzzle(
     rating = player_rating(user_id)
     near = list(
         _unplayed(user_id, puzzles)
-        .annotate(distance=Abs(F("rating") - Cast(rating, FloatField())))
+        .annotate(distance=Abs(F("rating") - Value(rating, output_field=FloatField())))
         .order_by("distance", "id")[:NEAR]
     )
     if near:

@@ -40,7 +40,9 @@ def record_of(puzzle: Puzzle) -> Record:
     )  # fmt: skip
 
 
-def _rate(*, user_id: int, puzzle_id: int, verdict: Verdict, gave_up: bool, answer: str, seconds: int | None) -> Outcome:
+def _rate(
+    *, user_id: int, puzzle_id: int, verdict: Verdict, gave_up: bool, answer: str, seconds: int | None
+) -> Outcome:
     """Record the player's first answer to the puzzle and move both ratings, in one transaction: the
     player's rating row is locked first, so two answers at once (two tabs) queue, and the attempt's
     unique (user, puzzle) makes the second one a repeat that changes nothing."""
@@ -58,10 +60,18 @@ def _rate(*, user_id: int, puzzle_id: int, verdict: Verdict, gave_up: bool, answ
             puzzle_rating_before=puzzle.rating, seconds=seconds,
         )  # fmt: skip
         before = player.rating
-        player.rating, player.deviation, player.volatility = new_player.rating, new_player.deviation, new_player.volatility
+        player.rating, player.deviation, player.volatility = (
+            new_player.rating,
+            new_player.deviation,
+            new_player.volatility,
+        )
         player.rated += 1
         player.save()
-        puzzle.rating, puzzle.deviation, puzzle.volatility = new_puzzle.rating, new_puzzle.deviation, new_puzzle.volatility
+        puzzle.rating, puzzle.deviation, puzzle.volatility = (
+            new_puzzle.rating,
+            new_puzzle.deviation,
+            new_puzzle.volatility,
+        )
         puzzle.plays += 1
         puzzle.solved += verdict.right
         puzzle.save(update_fields=["rating", "deviation", "volatility", "plays", "solved"])
@@ -72,7 +82,7 @@ def puzzle_answer(*, user_id: int, puzzle_id: int, answer: object, seconds: int 
     """Judge `answer` (the game's play: for Rearrange the whole table as the player leaves it, in
     notation) with the engine, outside any lock, then rate it if it is the player's first."""
     if not isinstance(answer, str) or len(answer) > MAX_ANSWER:
-        raise AnswerRefused("An answer is the play in notation, at most %d characters" % MAX_ANSWER)
+        raise AnswerRefused(f"An answer is the play in notation, at most {MAX_ANSWER} characters")
     puzzle = Puzzle.objects.get(pk=puzzle_id)
     verdict = judge(record_of(puzzle), answer)
     return _rate(user_id=user_id, puzzle_id=puzzle_id, verdict=verdict, gave_up=False, answer=answer, seconds=seconds)

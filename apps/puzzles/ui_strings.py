@@ -75,13 +75,19 @@ def puzzle_strings() -> dict[str, object]:
         "end_turn": _("Check"),
         "rr_your_turn": _("Rebuild the table and add tiles from your rack, then press Check."),
         "checking": _("Checking…"),
-        "verdict_best": _("Right! That is the best play there is: %(reached)s tiles placed, and the solver proves no play places more."),
-        "verdict_best_out": _("Right! You go out: every tile of your rack is on the table. That is the best play there is."),
+        "verdict_best": _(
+            "Right! That is the best play there is: %(reached)s tiles placed, and the solver proves no play places more."
+        ),
+        "verdict_best_out": _(
+            "Right! You go out: every tile of your rack is on the table. That is the best play there is."
+        ),
         "verdict_short_forms": _forms(
             "A legal play, but %(count)s tile short: the best play places %(target)s.",
             "A legal play, but %(count)s tiles short: the best play places %(target)s.",
         ),
-        "verdict_illegal": _("Not a legal play: every set must be a run or a group, and every tile of the table stays on the table."),
+        "verdict_illegal": _(
+            "Not a legal play: every set must be a run or a group, and every tile of the table stays on the table."
+        ),
         "verdict_gave_up": _("You gave up. Here is a best play."),
         "rating_moved": _("Your puzzle rating: %(before)s → %(after)s"),
         "not_rated_again": _("You answered this puzzle before: this answer is not rated again."),
@@ -94,4 +100,3 @@ def puzzle_strings() -> dict[str, object]:
         "error_server": _("Something went wrong. Try again in a moment."),
         "too_many_guests": _("Sign up or sign in to keep answering puzzles."),
     }
-

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -129,7 +128,9 @@ def _streak_after(request: HttpRequest, *, user_id: int, right: bool, rating: fl
     return {"count": state["count"], "over": True}
 
 
-def _outcome_json(request: HttpRequest, puzzle: Puzzle, outcome: services.Outcome, *, user_id: int, mode: str) -> dict[str, Any]:
+def _outcome_json(
+    request: HttpRequest, puzzle: Puzzle, outcome: services.Outcome, *, user_id: int, mode: str
+) -> dict[str, Any]:
     verdict = outcome.verdict
     data: dict[str, Any] = {
         "right": verdict.right,
@@ -203,4 +204,3 @@ def solution(request: HttpRequest, pk: int) -> JsonResponse:
 def streak_restart(request: HttpRequest) -> HttpResponse:
     request.session[STREAK] = {"count": 0, "above": None}
     return redirect("puzzles:streak")
-

@@ -38,5 +38,7 @@ def goal_text(puzzle: Puzzle) -> str:
     if puzzle.kind == "open":
         return _("Open this turn: lay melds worth at least %(points)s, with a run among them.") % {"points": target}
     if puzzle.kind == "take-joker":
-        return _("Take the joker and lay it again, placing %(count)s tiles from your hand this turn.") % {"count": target}
+        return _("Take the joker and lay it again, placing %(count)s tiles from your hand this turn.") % {
+            "count": target
+        }
     return _("Place as many tiles from your rack as you can: the best play places %(count)s.") % {"count": target}

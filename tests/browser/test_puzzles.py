@@ -12,12 +12,21 @@ KEY = "r-26e8b0e54e28"
 
 
 def test_a_visitor_solves_a_rearrange_puzzle_by_drag_and_drop_and_is_told_it_is_the_best_play(new_page, site):
-    pk = site.manage("shell", "-c", f"from apps.puzzles.models import Puzzle; print(Puzzle.objects.get(key='{KEY}').pk)").split()[-1]
+    pk = site.manage(
+        "shell", "-c", f"from apps.puzzles.models import Puzzle; print(Puzzle.objects.get(key='{KEY}').pk)"
+    ).split()[-1]
     page = new_page()
     page.goto(f"/puzzles/{pk}/")
     page.locator("#rack .tile").first.wait_for()
-    assert page.locator("#rack .tile").evaluate_all("tiles => tiles.map(t => t.dataset.face)") == ["y6", "y7", "b3", "b5"]
-    group = page.locator("#melds .meld", has=page.locator('.tile[data-face="r5"]')).filter(has=page.locator('.tile[data-face="k5"]'))
+    assert page.locator("#rack .tile").evaluate_all("tiles => tiles.map(t => t.dataset.face)") == [
+        "y6",
+        "y7",
+        "b3",
+        "b5",
+    ]
+    group = page.locator("#melds .meld", has=page.locator('.tile[data-face="r5"]')).filter(
+        has=page.locator('.tile[data-face="k5"]')
+    )
     group.locator('.tile[data-face="y5"]').drag_to(page.locator("#melds .new-set"))
     run = page.locator("#melds .meld").last
     assert run.locator(".tile").evaluate_all("tiles => tiles.map(t => t.dataset.face)") == ["y5"]

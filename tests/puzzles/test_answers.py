@@ -89,7 +89,9 @@ def test_the_solution_is_in_no_page_and_no_response_before_an_answer(lend: Puzzl
     assert hidden
     placed = lend.solution["placed"]
     page = client.get(reverse("puzzles:puzzle", args=[lend.pk])).content.decode()
-    frame = json.loads(re.search(r'<script id="puzzle-frame" type="application/json">(.*?)</script>', page, re.S).group(1))
+    frame = json.loads(
+        re.search(r'<script id="puzzle-frame" type="application/json">(.*?)</script>', page, re.S).group(1)
+    )
     assert frame["view"]["rack"] == lend.position["rack"].split()
     assert [" ".join(meld["tiles"]) for meld in frame["view"]["table"]] == lend.position["table"]
     for text in (*hidden, placed):
@@ -153,6 +155,8 @@ def test_the_streak_counts_right_answers_and_keeps_the_best_when_it_ends(starter
     assert verdict["streak"] == {"count": 2, "over": False}
     assert seen[1].rating >= seen[0].rating or seen[1].pk != seen[0].pk
     puzzle = client.get(reverse("puzzles:streak")).context["puzzle"]
-    missed = answer(client, puzzle, " | ".join(puzzle.position["table"]) + " | " + puzzle.position["rack"].split()[0], mode="streak")
+    missed = answer(
+        client, puzzle, " | ".join(puzzle.position["table"]) + " | " + puzzle.position["rack"].split()[0], mode="streak"
+    )
     assert not missed["right"] and missed["streak"] == {"count": 2, "over": True}
     assert PuzzleRating.objects.get(user__username="ana").best_streak == 2

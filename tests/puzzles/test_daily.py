@@ -52,20 +52,22 @@ def test_the_task_chooses_todays_puzzle_in_bucharest(starter: int) -> None:
 
 
 def test_today_turns_at_midnight_in_bucharest_not_utc() -> None:
-    utc = datetime.timezone.utc
+    utc = datetime.UTC
     assert selectors.today(datetime.datetime(2026, 12, 7, 21, 59, tzinfo=utc)) == datetime.date(2026, 12, 7)
     assert selectors.today(datetime.datetime(2026, 12, 7, 22, 0, tzinfo=utc)) == datetime.date(2026, 12, 8)  # UTC+2
-    assert selectors.today(datetime.datetime(2026, 7, 7, 21, 0, tzinfo=utc)) == datetime.date(2026, 7, 8)  # summer: UTC+3
+    assert selectors.today(datetime.datetime(2026, 7, 7, 21, 0, tzinfo=utc)) == datetime.date(
+        2026, 7, 8
+    )  # summer: UTC+3
 
 
 def test_beat_runs_the_task_at_midnight_in_bucharest() -> None:
     schedule = midnight_in_bucharest()
     zone = ZoneInfo("Europe/Bucharest")
     last = datetime.datetime(2026, 12, 7, 0, 0, tzinfo=zone)
-    schedule.nowfun = lambda: datetime.datetime(2026, 12, 7, 21, 30, tzinfo=datetime.timezone.utc)  # 23:30 there
+    schedule.nowfun = lambda: datetime.datetime(2026, 12, 7, 21, 30, tzinfo=datetime.UTC)  # 23:30 there
     due, _ = schedule.is_due(last)
     assert not due
-    schedule.nowfun = lambda: datetime.datetime(2026, 12, 7, 22, 0, 5, tzinfo=datetime.timezone.utc)  # 00:00:05 there
+    schedule.nowfun = lambda: datetime.datetime(2026, 12, 7, 22, 0, 5, tzinfo=datetime.UTC)  # 00:00:05 there
     due, _ = schedule.is_due(last)
     assert due
 

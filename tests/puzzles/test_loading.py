@@ -54,7 +54,9 @@ def test_a_bad_line_is_reported_and_the_good_lines_load(tmp_path: Path) -> None:
 
 
 @pytest.mark.django_db
-def test_the_errors_name_the_file_the_line_and_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_errors_name_the_file_the_line_and_what_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text('\n{"game": "tile-rummy-rearrange"}\n', encoding="utf-8")
     with pytest.raises(CommandError):

@@ -46,8 +46,8 @@ def test_two_answers_at_once_from_two_tabs_are_rated_once(lend: Puzzle) -> None:
     for round_ in range(5):
         ana = make_user(f"ana{round_}")
         outcomes = at_once(
-            lambda: services.puzzle_answer(user_id=ana.pk, puzzle_id=lend.pk, answer=RIGHT_OTHER),
-            lambda: services.puzzle_answer(user_id=ana.pk, puzzle_id=lend.pk, answer=RIGHT_OTHER),
+            lambda user_id=ana.pk: services.puzzle_answer(user_id=user_id, puzzle_id=lend.pk, answer=RIGHT_OTHER),
+            lambda user_id=ana.pk: services.puzzle_answer(user_id=user_id, puzzle_id=lend.pk, answer=RIGHT_OTHER),
         )
         assert all(isinstance(outcome, services.Outcome) for outcome in outcomes), outcomes
         assert sorted(outcome.rated for outcome in outcomes) == [False, True]
@@ -66,7 +66,7 @@ def test_two_workers_choosing_a_days_puzzle_at_once_make_one(starter: int) -> No
         pytest.skip("the race needs two writers: PostgreSQL")
     for offset in range(5):
         day = datetime.date(2027, 1, 1) + datetime.timedelta(days=offset)
-        chosen = at_once(lambda: services.daily_choose(day), lambda: services.daily_choose(day))
+        chosen = at_once(lambda day=day: services.daily_choose(day), lambda day=day: services.daily_choose(day))
         assert all(isinstance(daily, DailyPuzzle) for daily in chosen), chosen
         assert chosen[0].pk == chosen[1].pk and chosen[0].puzzle_id == chosen[1].puzzle_id
         assert DailyPuzzle.objects.filter(date=day).count() == 1

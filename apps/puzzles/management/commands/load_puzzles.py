@@ -17,7 +17,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="*", type=Path)
-        parser.add_argument("--starter", action="store_true", help="also load the starter set that ships with the project")
+        parser.add_argument(
+            "--starter", action="store_true", help="also load the starter set that ships with the project"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         paths: list[Path] = list(options["files"])
