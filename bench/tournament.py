@@ -119,7 +119,7 @@ async def fan_out(text: str, viewers: int, changes: int) -> None:
     room = live.Room(1, lambda _id: None)
     room.viewers = {Viewer() for _ in range(viewers)}
     start = time.process_time()
-    for version in range(changes):
+    for _change in range(changes):
         room.take(text)
         await asyncio.gather(*room._tasks)
     cpu = (time.process_time() - start) / (changes * viewers)
