@@ -233,6 +233,17 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "social-expire-challenges": {"task": "social.expire_challenges", "schedule": 300.0},
 }
 
+# --- Quick pairing (SPEC 15; apps/pairing, docs/operations.md) ------------------------------------
+
+# A join runs its pool's wave at once when this many wait there (else the beat's wave, every
+# PAIRING_WAVE_SECONDS above); a waiting page not seen for PAIRING_GONE_SECONDS leaves the pool; a paired
+# player not at the table within PAIRING_ARRIVE_SECONDS loses the seat; a casual player who asked for one
+# gets a bot after PAIRING_BOT_SECONDS.
+PAIRING_AT_ONCE = env.get_int("PAIRING_AT_ONCE", 8, minimum=2, maximum=10_000)
+PAIRING_GONE_SECONDS = env.get_float("PAIRING_GONE_SECONDS", 5.0, minimum=1.0, maximum=600.0)
+PAIRING_ARRIVE_SECONDS = env.get_float("PAIRING_ARRIVE_SECONDS", 15.0, minimum=2.0, maximum=600.0)
+PAIRING_BOT_SECONDS = env.get_float("PAIRING_BOT_SECONDS", 25.0, minimum=0.0, maximum=3600.0)
+
 # --- Tables -----------------------------------------------------------------------------------------
 
 TABLE_BOT_DELAY = env.get_float("TABLE_BOT_DELAY", 0.9)  # seconds before each bot move
