@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Case, FloatField, QuerySet, Value, When
+from django.db.models import Case, F, FloatField, QuerySet, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -29,7 +29,7 @@ def standings_queryset(tournament_id: int) -> QuerySet[Entry]:
                 output_field=FloatField(),
             )
         )
-        .order_by("-points", "-perf", "reached_at", "id")
+        .order_by("-points", "-perf", F("reached_at").asc(nulls_last=True), "id")
     )
 
 

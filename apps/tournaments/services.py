@@ -16,6 +16,7 @@ from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -42,6 +43,11 @@ PAIRING_LOCK = 4416_0001
 REMIND_BEFORE = timedelta(minutes=5)
 #: A tournament whose last matches still run this long after its end is closed anyway.
 FINISH_GRACE = timedelta(minutes=30)
+#: Matches whose MatchFinished never reached us are looked for once a minute, among the tables older than
+#: CATCH_UP_AFTER (a match is one game: far shorter than that but for the slowest pace).
+CATCH_UP_KEY = "tournaments:catch-up"
+CATCH_UP_SECONDS = 60
+CATCH_UP_AFTER = timedelta(minutes=10)
 #: In pairing, a point of standing outweighs any rating difference (standing first, then rating).
 STANDING_WEIGHT = 10_000.0
 #: Waves handed to the grouping so its rating tolerance never keeps an arena's players apart.
@@ -164,7 +170,7 @@ def tournament_berserk(*, tournament_id: int, by: Any) -> ArenaSeat:
         if seat is None:
             raise TournamentError(_("You are not at an arena table now."))
         position = tables.seat_position(seat.arena_table.table_id, by)
-        if position is None or position.moves > 0 or (position.game_id is None and position.playing):
+        if position is None or position.moves > 0:
             raise TournamentError(_("Berserk is only possible before the first move."))
         ArenaSeat.objects.filter(pk=seat.pk).update(berserk=True)
         seat.berserk = True
@@ -458,6 +464,11 @@ def arenas_tick(*, now: datetime | None = None) -> dict[str, int]:
                     done["finished"] += 1
                 continue
             done["tables"] += arena_pair(tournament=tournament, now=now).tables
+        if cache.add(CATCH_UP_KEY, 1, CATCH_UP_SECONDS):
+            stale = ArenaTable.objects.filter(
+                tournament__status=Status.RUNNING, finished_at__isnull=True, created_at__lt=now - CATCH_UP_AFTER
+            )
+            _catch_up(stale.order_by("id")[:200])
     return done
 
 

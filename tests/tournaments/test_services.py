@@ -253,3 +253,20 @@ def test_two_workers_scoring_one_match_at_once_score_it_once(arena):
         thread.join(60)
     assert sorted(outcomes) == [False, True]
     assert Entry.objects.get(user=ana).points == 2 and Entry.objects.get(user=ana).matches == 1
+
+
+def test_a_match_whose_event_was_lost_is_scored_by_the_tick(arena):
+    from django.core.cache import cache
+
+    from apps.tables.models import Match, MatchPlayer
+
+    ana, bogdan = join_all(arena, ["ana", "bogdan"])
+    services.arenas_tick()
+    (table,) = open_tables(arena)
+    MatchPlayer.objects.filter(match_id=table.match_id, user=ana).update(place=1)
+    MatchPlayer.objects.filter(match_id=table.match_id, user=bogdan).update(place=2)
+    Match.objects.filter(pk=table.match_id).update(finished_at=timezone.now())  # finished; its event never came
+    ArenaTable.objects.filter(pk=table.pk).update(created_at=timezone.now() - timedelta(minutes=11))
+    cache.delete(services.CATCH_UP_KEY)
+    services.arenas_tick()
+    assert Entry.objects.get(user=ana).points == 2 and not open_tables(arena)
