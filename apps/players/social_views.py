@@ -234,7 +234,6 @@ def challenge_page(request: HttpRequest, challenge_id: int) -> HttpResponse:
         "state": state,
         "mine": mine,
         "is_challenger": challenge.challenger_id == user.pk,
-        "free_places": challenge.seat_count - 1 - len(challenge.invitees.all()),
         "reasons": ChallengeInvitee.Reason.choices,
         "poll_ms": POLL_MS,
         "share_url": request.build_absolute_uri(friends.challenge_url(challenge.pk)),

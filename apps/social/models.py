@@ -118,6 +118,11 @@ class Challenge(models.Model):
     def __str__(self) -> str:
         return f"challenge {self.pk} by {self.challenger_id} ({self.status})"
 
+    @property
+    def free_places(self) -> int:
+        """Places no player has taken yet (an open challenge's; its invitees prefetched or not)."""
+        return max(0, self.seat_count - 1 - len(self.invitees.all()))
+
 
 class ChallengeInvitee(models.Model):
     """A player asked to (or, for an open challenge, who chose to) take a place in a challenge, and their
