@@ -8,3 +8,10 @@ class PlayersConfig(AppConfig):
 
     name = "apps.players"
     label = "players"
+
+    def ready(self) -> None:
+        # A seat's menu at a table links to its player's profile (follow, challenge, block: SPEC 17).
+        from apps.players.social_views import table_page_strings
+        from apps.tables.parts import register_page_strings
+
+        register_page_strings(table_page_strings)

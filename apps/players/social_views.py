@@ -282,3 +282,12 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         return redirect("players:settings")
     context = {"policy": social.challenge_policy(user.pk), "policies": ChallengePolicy.choices}
     return render(request, "players/settings.html", context)
+
+
+def table_page_strings() -> dict[str, object]:
+    """What a table's page needs of these pages: the profile address of a seat's player (`__name__` is
+    replaced by the name) and the words of its link in the seat's menu."""
+    return {
+        "profile_url": reverse("players:profile", args=["__name__"]),
+        "seat_profile": _("Profile: follow or challenge"),
+    }

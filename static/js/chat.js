@@ -174,7 +174,10 @@ export class Chat {
   seatActions(info) {
     if (this.me.id === null || !info.user_id || info.user_id === this.me.id || info.bot || info.bot_account) return null;
     const muted = this.muted.has(info.user_id);
+    // The player's profile (follow, challenge, block: SPEC 17), when the players' pages gave its address.
+    const profile = raw("profile_url");
     return actionMenu(t("actions_for", { name: info.name }), [
+      profile ? h("a", { class: "seat__action", href: profile.replace("__name__", encodeURIComponent(info.name)), dataset: { action: "profile" } }, t("seat_profile")) : null,
       h("button", { type: "button", class: "seat__action", dataset: { action: muted ? "unmute" : "mute" },
         onclick: () => this.page.send({ type: muted ? "unmute" : "mute", user: info.user_id }) }, muted ? t("chat_unmute") : t("chat_mute")),
       h("button", { type: "button", class: "seat__action", dataset: { action: "report" },
@@ -185,7 +188,8 @@ export class Chat {
 
 /** One small "⋯" menu of a chat line's or a seat's actions (mute, report, delete), instead of a row of
  * buttons on every line and card; it closes when one is chosen. */
-function actionMenu(label, buttons) {
+function actionMenu(label, items) {
+  const buttons = items.filter(Boolean);
   const menu = h("details", { class: "action-menu" });
   for (const button of buttons) button.addEventListener("click", () => { menu.open = false; });
   menu.append(h("summary", { class: "action-menu__toggle", title: label, "aria-label": label }, "⋯"),

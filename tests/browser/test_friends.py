@@ -1,7 +1,8 @@
 """Friends and a challenge, as two players meet them (SPEC 17): each follows the other from the profile,
 each sees the other online on the friends page (a page of the site open counts), one challenges the
 other to a 2-seat house match, the other accepts from the friends page, and both land at the table with
-the match started (the challenger's page moves there by itself)."""
+the match started (the challenger's page moves there by itself); at the table, a seat's menu leads to its
+player's profile."""
 
 from __future__ import annotations
 
@@ -58,3 +59,7 @@ def test_two_friends_see_each_other_online_and_a_challenge_lands_both_at_the_sta
         assert page.locator("#table-app").get_attribute("data-role") == "player"
     assert sorted(ana.locator("#seats .seat__name").all_inner_texts() + ["ana-friend"]) == ["ana-friend", "bogdan-friend"]
     screenshot(bogdan, "friends-challenge-table-phone")
+    # From the table's player list: a seat's menu leads to its player's profile (follow, challenge, block).
+    ana.locator("#seats .seat .action-menu__toggle").first.click()
+    link = ana.get_by_role("link", name="Profile: follow or challenge")
+    assert link.get_attribute("href") == "/u/bogdan-friend/"
