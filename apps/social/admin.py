@@ -5,6 +5,7 @@ a pending challenge can be cancelled through the challenge service (its players 
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy, ngettext
@@ -81,6 +82,11 @@ class ChallengeAdmin(ReadOnly):
             except services.SocialError:
                 continue  # it started, was answered or expired meanwhile
             cancelled += 1
+            # Every moderator action is logged (SPEC 11).
+            LogEntry.objects.log_actions(
+                user_id=int(request.user.pk or 0), queryset=Challenge.objects.filter(pk=challenge_id),
+                action_flag=CHANGE, change_message="cancelled", single_object=True,
+            )
         self.message_user(
             request,
             ngettext("%(n)s challenge cancelled.", "%(n)s challenges cancelled.", cancelled) % {"n": cancelled},
