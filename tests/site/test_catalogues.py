@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from apps.puzzles.ui_strings import puzzle_strings
 from apps.review.ui_strings import replay_strings
 from apps.tables.ui_strings import lobby_strings, table_strings
 from rummysite.catalogues import (
@@ -179,7 +180,9 @@ def _strings(builder) -> list[str]:
     return values
 
 
-@pytest.mark.parametrize("builder", [table_strings, lobby_strings, replay_strings], ids=["table", "lobby", "replay"])
+@pytest.mark.parametrize(
+    "builder", [table_strings, lobby_strings, replay_strings, puzzle_strings], ids=["table", "lobby", "replay", "puzzle"]
+)
 def test_every_string_the_table_scripts_show_is_in_the_catalogue_and_translated(builder):
     # A string that xgettext cannot see (a helper it does not know) would stay English for good.
     translated: dict[str, str] = {}
@@ -203,7 +206,7 @@ def test_every_string_the_table_scripts_show_is_in_the_catalogue_and_translated(
 
 
 def test_every_string_key_the_scripts_use_is_a_table_lobby_or_replay_string():
-    known = set(table_strings()) | set(lobby_strings()) | set(replay_strings())
+    known = set(table_strings()) | set(lobby_strings()) | set(replay_strings()) | set(puzzle_strings())
     used: set[str] = set()
     for script in (ROOT / "static" / "js").glob("*.js"):
         code = script.read_text(encoding="utf-8")
