@@ -6,7 +6,12 @@ PAIRING_TOUCH_SECONDS and sends the waiting screen's facts (time waited, how man
 wait); closing it (leaving the page) stops the stamps, and the wave's sweep takes the player out
 PAIRING_GONE_SECONDS later, whichever process the socket was on. It listens to the player's own topic
 (seated at a table: the page moves there) and to the seeks' topic (re-reads the seeks its player may
-take). docs/protocol.md lists the frames.
+take).
+
+Frames it sends: `{"type": "waiting", "pool", "label", "waited", "count", "typical"}` (every beat),
+`{"type": "paired", "table", "url"}` (go there), `{"type": "requeued", "front", "url"}` (a paired player
+did not come: back in the pool), `{"type": "left"}` (out of the pool: Cancel, a gone page, a ban),
+`{"type": "seeks", "seeks": [...]}`; it reads `sync` and `ping` (answered `pong`).
 """
 
 from __future__ import annotations
