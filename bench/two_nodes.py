@@ -40,7 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import drills  # noqa: E402
-from bench.stack import BIN, Stack, bench_env, setup_django  # noqa: E402
+from bench.stack import Stack, bench_env, setup_django  # noqa: E402
 
 NODE_PORTS = {"A": 8141, "B": 8142}
 CLUSTER_PORTS = tuple(range(7101, 7107))  # three masters, then their three replicas
