@@ -76,6 +76,32 @@ def playing_tables(tournament_id: int, limit: int = 50) -> list[PlayingTable]:
     return [PlayingTable(table_id, names[pk]) for pk, table_id in tables]
 
 
+@dataclass(frozen=True)
+class FinishedTable:
+    match_id: int
+    results: list[tuple[str, int | None, int | None]]  # (name, place, points), best first
+    voided: bool
+
+
+def finished_tables(tournament_id: int, limit: int = 20) -> list[FinishedTable]:
+    """The arena's latest finished matches, newest first, each with its players' places and points (the
+    match page shows its fair-deal check)."""
+    tables = list(
+        ArenaTable.objects.filter(tournament_id=tournament_id, finished_at__isnull=False, match_id__isnull=False)
+        .order_by("-finished_at", "-id")
+        .values_list("pk", "match_id", "voided")[:limit]
+    )
+    results: dict[int, list[tuple[str, int | None, int | None]]] = {pk: [] for pk, _m, _v in tables}
+    seats = ArenaSeat.objects.filter(arena_table_id__in=list(results)).values_list(
+        "arena_table_id", "entry__user__username", "place", "points"
+    )
+    for arena_table_id, name, place, points in seats:
+        results[arena_table_id].append((name, place, points))
+    for rows in results.values():
+        rows.sort(key=lambda row: (row[1] is None, row[1] or 0, row[0]))
+    return [FinishedTable(match_id, results[pk], voided) for pk, match_id, voided in tables if match_id is not None]
+
+
 def current_seat(tournament_id: int, user_id: int) -> ArenaSeat | None:
     """The player's table in this arena now (None: free)."""
     return (

@@ -38,6 +38,7 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "game_name": game_name(tournament.game),
         "standings": selectors.standings(tournament.pk),
         "tables": selectors.playing_tables(tournament.pk),
+        "finished": selectors.finished_tables(tournament.pk),
         "entry": entry,
         "seat": seat,
         "refusal": None if entry is not None else services.entry_refusal(tournament, request.user) if request.user.is_authenticated else None,

@@ -39,7 +39,7 @@ def test_join_pause_and_play_on_in_one_press_each(client, arena):
     assert "play on in" in refused.content.decode() and Entry.objects.get(user=ana).paused
 
 
-def test_a_real_match_left_by_one_player_scores_the_other_and_pauses_the_leaver(arena, django_capture_on_commit_callbacks):
+def test_a_real_match_left_by_one_player_scores_the_other_and_pauses_the_leaver(client, arena, django_capture_on_commit_callbacks):
     ana, bogdan = make_user("ana"), make_user("bogdan")
     for user in (ana, bogdan):
         services.tournament_join(tournament_id=arena.pk, by=user)
@@ -50,6 +50,9 @@ def test_a_real_match_left_by_one_player_scores_the_other_and_pauses_the_leaver(
     assert Entry.objects.get(user=ana).points == 2
     leaver = Entry.objects.get(user=bogdan)
     assert leaver.points == 0 and leaver.paused
+    table.refresh_from_db()
+    page = client.get(reverse("tournaments:detail", args=[arena.pk])).content.decode()
+    assert reverse("tables:match", args=[table.match_id]) in page  # the match page, with its fair-deal check
 
 
 def test_berserk_before_the_first_move_is_marked_and_after_it_refused(client, arena):
