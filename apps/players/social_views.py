@@ -285,9 +285,6 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 
 
 def table_page_strings() -> dict[str, object]:
-    """What a table's page needs of these pages: the profile address of a seat's player (`__name__` is
-    replaced by the name) and the words of its link in the seat's menu."""
-    return {
-        "profile_url": reverse("players:profile", args=["__name__"]),
-        "seat_profile": _("Profile: follow or challenge"),
-    }
+    """What a table's page needs of these pages: the words of the link to a seat's player's profile in
+    the seat's menu (static/js/chat.js; the link is there only when these pages are)."""
+    return {"seat_profile": _("Profile: follow or challenge")}

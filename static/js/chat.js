@@ -174,10 +174,11 @@ export class Chat {
   seatActions(info) {
     if (this.me.id === null || !info.user_id || info.user_id === this.me.id || info.bot || info.bot_account) return null;
     const muted = this.muted.has(info.user_id);
-    // The player's profile (follow, challenge, block: SPEC 17), when the players' pages gave its address.
-    const profile = raw("profile_url");
+    // The player's profile, /u/<name>/ (follow, challenge, block: SPEC 17), when the players' pages are
+    // there to give the link its words (apps/players registers them).
+    const profile = raw("seat_profile") !== undefined;
     return actionMenu(t("actions_for", { name: info.name }), [
-      profile ? h("a", { class: "seat__action", href: profile.replace("__name__", encodeURIComponent(info.name)), dataset: { action: "profile" } }, t("seat_profile")) : null,
+      profile ? h("a", { class: "seat__action", href: `/u/${encodeURIComponent(info.name)}/`, dataset: { action: "profile" } }, t("seat_profile")) : null,
       h("button", { type: "button", class: "seat__action", dataset: { action: muted ? "unmute" : "mute" },
         onclick: () => this.page.send({ type: muted ? "unmute" : "mute", user: info.user_id }) }, muted ? t("chat_unmute") : t("chat_mute")),
       h("button", { type: "button", class: "seat__action", dataset: { action: "report" },
