@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 
 def page_strings() -> dict[str, str]:
@@ -13,7 +14,7 @@ def page_strings() -> dict[str, str]:
         "paired": _("Players found: to the table…"),
         "requeued": _("A player did not come: you are back in the pool."),
         "left": _("You are no longer in the pool."),
-        "take": _("Take"),
+        "take": pgettext("a seek in the lobby", "Take"),
         "withdraw": _("Withdraw"),
         "yours": _("your seek"),
         "range": _("rating %(min)s–%(max)s"),
