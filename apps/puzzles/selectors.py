@@ -18,9 +18,8 @@ from apps.puzzles.models import Attempt, DailyPuzzle, Puzzle, PuzzleRating
 DAILY_ZONE = ZoneInfo("Europe/Bucharest")
 #: The trainer picks at random among this many unplayed puzzles nearest the player's rating.
 NEAR = 8
-#: The games the trainer's page can show (the house game's puzzles are loaded, not yet served: see
-#: docs/architecture.md).
-TRAINER_GAMES = ("tile-rummy-rearrange",)
+#: The games the trainer serves.
+TRAINER_GAMES = ("tile-rummy-rearrange", "tile-rummy")
 
 
 def today(now: datetime.datetime | None = None) -> datetime.date:

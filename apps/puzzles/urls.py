@@ -15,5 +15,6 @@ urlpatterns = [
     path("<int:pk>/", views.puzzle_page, name="puzzle"),
     path("<int:pk>/answer/", views.answer, name="answer"),
     path("<int:pk>/give-up/", views.give_up, name="give_up"),
+    path("<int:pk>/step/", views.step, name="step"),
     path("<int:pk>/solution/", views.solution, name="solution"),
 ]

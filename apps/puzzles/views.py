@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.services import GuestsLimited, guest_login
 from apps.puzzles import selectors, services
-from apps.puzzles.frames import frame_of
+from apps.puzzles.frames import StepRefused, frame_of, view_after
 from apps.puzzles.models import Puzzle
 from apps.puzzles.ui_strings import puzzle_strings
 from apps.puzzles.words import THEMES, goal_text, theme_name
@@ -138,7 +138,7 @@ def _outcome_json(
         "legal": verdict.legal,
         "reached": verdict.reached,
         "target": puzzle.goal_value,
-        "go_out": puzzle.kind == "go-out",
+        "kind": puzzle.kind,
         "rated": outcome.rated,
         "rating_before": round(outcome.rating_before),
         "rating_after": round(outcome.rating_after),
@@ -191,13 +191,36 @@ def give_up(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse(_outcome_json(request, puzzle, outcome, user_id=user_id, mode=mode))
 
 
+@require_POST
+def step(request: HttpRequest, pk: int) -> JsonResponse:
+    """The house game's view after the turn's moves so far ({"moves": [...]}): the position's own, with the
+    player's moves applied by the engine; a refused move is a 400 with the reason, and nothing is kept."""
+    puzzle = get_object_or_404(selectors.servable(), pk=pk)
+    try:
+        body = json.loads(request.body or b"{}")
+        moves = body["moves"] if isinstance(body, dict) else None
+        if not isinstance(moves, list):
+            raise StepRefused(_("The move could not be read."))
+        return JsonResponse({"view": view_after(puzzle, moves)})
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError):
+        return JsonResponse({"error": "bad_request", "message": _("The move could not be read.")}, status=400)
+    except StepRefused as error:
+        return JsonResponse({"error": "refused", "message": str(error)}, status=400)
+
+
 @require_GET
 def solution(request: HttpRequest, pk: int) -> JsonResponse:
     """A best play, only for a player who has answered the puzzle or given up (403 before that)."""
     puzzle = get_object_or_404(selectors.servable(), pk=pk)
     if selectors.attempt_of(_user_id(request), puzzle.pk) is None:
         return JsonResponse({"error": "answer_first", "message": _("Answer the puzzle or give up first.")}, status=403)
-    return JsonResponse({"table": puzzle.solution.get("table", []), "placed": puzzle.solution.get("placed", "")})
+    return JsonResponse(
+        {
+            "table": puzzle.solution.get("table", []),
+            "placed": puzzle.solution.get("placed", ""),
+            "moves": puzzle.solution.get("moves", []),
+        }
+    )
 
 
 @require_POST

@@ -16,11 +16,11 @@ const els = {
   melds: document.getElementById("melds"),
   notes: document.getElementById("felt-notes"),
   why: document.getElementById("table-why"),
-  center: detached(), // no pool to draw from in a puzzle
+  center: document.getElementById("felt-center"),
   me: document.getElementById("me"),
   meBar: detached(),
   autopilot: detached(),
-  tray: detached(),
+  tray: document.getElementById("tray"),
   actions: document.getElementById("actions"),
   rack: document.getElementById("rack"),
   rackCount: document.getElementById("rack-count"),
@@ -32,6 +32,7 @@ const verdictBox = document.getElementById("verdict");
 const solutionBox = document.getElementById("solution");
 const giveUpButton = document.getElementById("give-up");
 const showButton = document.getElementById("show-solution");
+const againButton = document.getElementById("start-again");
 const started = Date.now();
 let answered = Boolean(config.answered);
 let solutionUrl = null;
@@ -54,15 +55,31 @@ const page = {
   clock: { ring: () => h("span") },
   connection: { send: () => true, nextId: () => 0 }, // drafts stay on the page: nothing to keep on a server
 
-  /** The table's End turn, here Check: send the play ("play <table>") to be judged. */
+  /** A move of the table. A game answered by its table (Rearrange): End turn, here Check, sends the play
+   * ("play <table>") to be judged. A game answered by its moves (the house game): each move is applied
+   * by the server to the position (the view after the moves so far comes back), and the discard that
+   * ends the turn sends the turn's moves to be judged. */
   move(text) {
     if (this.busy) return false;
-    const play = text.replace(/^play\s+/, "");
+    if (frame.answer === "table") {
+      check(text.replace(/^play\s+/, ""));
+      return true;
+    }
+    if (/^discard\b/.test(text)) {
+      check([...moves, text].join("; "));
+      return true;
+    }
     this.setBusy(true);
-    showVerdict(h("p", {}, t("checking")), "pending");
-    post(config.answerUrl, { play, mode: config.mode, seconds: Math.round((Date.now() - started) / 1000) })
-      .then((data) => judged(data, false))
-      .catch((error) => showVerdict(h("p", {}, error.message), "error"))
+    post(config.stepUrl, { moves: [...moves, text] })
+      .then((data) => {
+        moves.push(text);
+        frame.view = data.view;
+        againButton.hidden = false;
+      })
+      .catch((error) => {
+        this.toast(error.message, "error");
+        table.refused?.();
+      })
       .finally(() => this.setBusy(false));
     return true;
   },
@@ -80,6 +97,17 @@ const page = {
   },
 };
 
+const moves = []; // the turn's moves so far (a game answered by its moves)
+
+function check(play) {
+  page.setBusy(true);
+  showVerdict(h("p", {}, t("checking")), "pending");
+  post(config.answerUrl, { play, mode: config.mode, seconds: Math.round((Date.now() - started) / 1000) })
+    .then((data) => judged(data, false))
+    .catch((error) => showVerdict(h("p", {}, error.message), "error"))
+    .finally(() => page.setBusy(false));
+}
+
 function showVerdict(content, kind) {
   verdictBox.hidden = false;
   verdictBox.className = `verdict verdict--${kind}`;
@@ -89,10 +117,14 @@ function showVerdict(content, kind) {
 function judged(data, gaveUp) {
   answered = true;
   solutionUrl = data.solution_url;
+  const byMoves = frame.answer === "moves";
   let text;
   if (gaveUp) text = t("verdict_gave_up");
-  else if (data.right) text = data.go_out ? t("verdict_best_out") : t("verdict_best", { reached: data.reached });
-  else if (!data.legal) text = t("verdict_illegal");
+  else if (data.right && data.kind === "open") text = t("verdict_best_open");
+  else if (data.right && data.kind === "go-out") text = byMoves ? t("verdict_best_go_out_moves") : t("verdict_best_out");
+  else if (data.right) text = t("verdict_best", { reached: data.reached });
+  else if (!data.legal) text = byMoves ? t("verdict_illegal_moves") : t("verdict_illegal");
+  else if (data.kind === "open") text = t("verdict_not_opened");
   else text = tn("verdict_short", data.short_by, { count: data.short_by, target: data.target });
   const lines = [h("p", { class: "verdict__text" }, text)];
   if (data.rated) lines.push(h("p", { class: "verdict__rating" }, t("rating_moved", { before: data.rating_before, after: data.rating_after })));
@@ -128,6 +160,7 @@ async function showSolution() {
   solutionBox.replaceChildren(
     h("h2", { id: "solution-title" }, t("solution_title")),
     placed.length ? h("p", {}, t("solution_placed", { tiles: tileNames(placed) })) : null,
+    data.moves && data.moves.length ? h("p", {}, t("solution_moves", { moves: data.moves.join("; ") })) : null,
     h("div", { class: "melds solution__melds" }, ...sets));
   showButton.hidden = true;
   solutionBox.scrollIntoView({ behavior: "smooth", block: "nearest" });
@@ -142,6 +175,13 @@ giveUpButton.addEventListener("click", () => {
     .finally(() => { page.busy = false; });
 });
 showButton.addEventListener("click", () => showSolution());
+againButton.addEventListener("click", () => {
+  if (page.busy) return;
+  moves.length = 0;
+  frame.view = initialView;
+  againButton.hidden = true;
+  page.setBusy(false);
+});
 document.querySelector("[data-share]")?.addEventListener("click", (event) => {
   if (!navigator.clipboard) return;
   event.preventDefault();
@@ -149,6 +189,7 @@ document.querySelector("[data-share]")?.addEventListener("click", (event) => {
 });
 
 const frame = JSON.parse(document.getElementById("puzzle-frame").textContent);
+const initialView = frame.view;
 const Table = gameTable(frame.table.game);
 const table = new Table(page);
 table.render(frame);
