@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 _WAVE_LOCK = (0x7061, 0x6972)  # "pa", "ir"
 #: How far back a match aborted together keeps two players apart (SPEC 15).
 ABORTED_APART = timedelta(hours=1)
+#: How long the recent waits are kept (the waiting screen's typical wait reads the last hour's).
+KEEP_WAITS = timedelta(days=1)
 #: How many players a seek looks at among each kind of candidate (the oldest first).
 SEEK_CANDIDATES = 50
 
@@ -161,6 +163,7 @@ def entries_sweep(*, now: datetime | None = None) -> int:
         seeks = Seek.objects.filter(seen_at__lt=gone).delete()[0]
         if seeks:
             effects.seeks_changed()
+        Wait.objects.filter(at__lt=now - KEEP_WAITS).delete()  # the typical wait reads the last hour's
     return removed + seeks
 
 
@@ -224,11 +227,27 @@ def waiting_pools() -> set[Pool]:
     return {Pool(game, seats, pace, rated) for game, seats, pace, rated in rows}
 
 
-def _open(
-    entries: Sequence[PoolEntry], pool: Pool, users: dict[int, User], now: datetime, bots: Sequence[str] = ()
-) -> int | None:
+@dataclass(frozen=True, slots=True)
+class Row:
+    """What a wave reads of a pool entry (plain values: a wave of thousands builds no model instances)."""
+
+    pk: int
+    user_id: int
+    rating: float
+    waves: int
+    provisional: bool
+    leaver: bool
+    joined_at: datetime
+    since: datetime
+
+
+ROW_FIELDS = ("pk", "user_id", "rating", "waves", "provisional", "leaver", "joined_at", "since")
+
+
+def _open(entries: Sequence[Row | PoolEntry], pool: Pool, now: datetime, bots: Sequence[str] = ()) -> int | None:
     """Open the table of `entries` (locked by the caller), in a savepoint: a table the tables refuse (a
     player's seat limit, a ban just made) leaves them waiting. Marks them paired and tells their pages."""
+    users = User.objects.in_bulk([entry.user_id for entry in entries])
     try:
         with transaction.atomic():
             table = table_services.table_open_started(
@@ -254,11 +273,13 @@ def _open(
 def pool_pair(pool: Pool, *, now: datetime) -> list[int]:
     """Form and open the tables of one pool; the players left have missed one more wave."""
     with transaction.atomic():
-        entries = list(
-            PoolEntry.objects.select_for_update(skip_locked=True)
+        entries = [
+            Row(*values)
+            for values in PoolEntry.objects.select_for_update(skip_locked=True)
             .filter(game=pool.game, seats=pool.seats, pace=pool.pace, rated=pool.rated, table_id__isnull=True)
             .order_by("joined_at")
-        )
+            .values_list(*ROW_FIELDS)
+        ]
         if not entries:
             return []
         by_user = {entry.user_id: entry for entry in entries}
@@ -269,12 +290,10 @@ def pool_pair(pool: Pool, *, now: datetime) -> list[int]:
             forbidden = forbidden_pairs(ids, rated=pool.rated, now=now)
             waiting = [Waiting(e.user_id, e.rating, e.waves, e.provisional, e.leaver) for e in entries]
             grouping = form_tables(waiting, pool.seats, allowed_except(forbidden))
-            seated_ids = [player.id for table in grouping.tables for player in table]
-            users = User.objects.in_bulk(seated_ids)
             seated: set[int] = set()
             for table in grouping.tables:
                 members = sorted((by_user[player.id] for player in table), key=lambda entry: entry.joined_at)
-                table_id = _open(members, pool, users, now)
+                table_id = _open(members, pool, now)
                 if table_id is not None:
                     opened.append(table_id)
                     seated.update(entry.user_id for entry in members)
@@ -300,10 +319,9 @@ def bots_fill(*, now: datetime) -> list[int]:
                 rated=False, bot_fill=True, table_id__isnull=True, since__lte=now - bot_after()
             )
         )
-        users = User.objects.in_bulk([entry.user_id for entry in entries])
         for entry in entries:
             pool = _pool_of(entry)
-            table_id = _open([entry], pool, users, now, bots=("easy",) * (pool.seats - 1))
+            table_id = _open([entry], pool, now, bots=("easy",) * (pool.seats - 1))
             if table_id is not None:
                 opened.append(table_id)
     return opened
