@@ -48,7 +48,9 @@ class ChallengeStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class ChallengeGone(Event):
-    """The challenge ended without a table: cancelled by its challenger, or expired (`reason`)."""
+    """The challenge ended without a table (`reason`): "cancelled" (by its challenger, a moderator, or a
+    block between two of its players), "expired", or "declined" (one player declined: the challenger hears
+    that as ChallengeAnswered). `user_ids`: the invited players it concerns (for a decline, the others)."""
 
     challenge_id: int
     challenger_id: int
