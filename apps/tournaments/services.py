@@ -240,12 +240,12 @@ def group_entries(entries: Sequence[Entry], ratings: dict[int, int], sizes: Sequ
     ]
 
     def allowed(a: Waiting, b: Waiting) -> bool:
-        if frozenset((a.id, b.id)) in blocked:
-            return False
-        # Two players whose last table was the same one may not sit together again straight away (for
-        # 2 seats that is "never the same table twice in a row"; for 3-4 it keeps tables varied).
+        return frozenset((a.id, b.id)) not in blocked
+
+    def not_again(a: Waiting, b: Waiting) -> bool:
+        # At 2 seats a table is a pair: two whose last table was this one may not sit together again.
         last = by_user[a.id].last_table
-        return not (last and last == by_user[b.id].last_table)
+        return allowed(a, b) and not (last and last == by_user[b.id].last_table)
 
     waiting.sort(key=lambda player: (player.rating, player.id))
     split = scoring.table_sizes_for(len(waiting), sizes)
@@ -257,8 +257,15 @@ def group_entries(entries: Sequence[Entry], ratings: dict[int, int], sizes: Sequ
         count = split.count(size) * size
         band = waiting[start : start + count + (len(waiting) - sum(split) if size == min(split) else 0)]
         start += len(band)
-        grouping = form_tables(band, seats=size, allowed=allowed)
-        tables.extend([by_user[player.id] for player in table] for table in grouping.tables)
+        grouping = form_tables(band, seats=size, allowed=not_again if size == 2 else allowed)
+        for table in grouping.tables:
+            members = [by_user[player.id] for player in table]
+            # At 3-4 seats only the very same table is refused (the players wait for the next pass, when
+            # others are free): refusing every pair that met would stall small arenas.
+            key = _table_key(entry.user_id for entry in members)
+            if all(entry.last_table == key for entry in members):
+                continue
+            tables.append(members)
     return tables
 
 

@@ -270,3 +270,17 @@ def test_a_match_whose_event_was_lost_is_scored_by_the_tick(arena):
     cache.delete(services.CATCH_UP_KEY)
     services.arenas_tick()
     assert Entry.objects.get(user=ana).points == 2 and not open_tables(arena)
+
+
+def test_three_four_seats_seven_at_a_table_of_four_and_one_of_three_and_never_the_same_table_again(arena):
+    Tournament.objects.filter(pk=arena.pk).update(seats="3-4")
+    arena.refresh_from_db()
+    users = join_all(arena, ["ana", "bogdan", "carmen", "dan", "elena", "florin", "gabi"])
+    services.arenas_tick()
+    assert sorted(len(players_of(t)) for t in open_tables(arena)) == [3, 4]
+    small = next(t for t in open_tables(arena) if len(players_of(t)) == 3)
+    trio = players_of(small)
+    finish(small, {trio[0]: 1, trio[1]: 2, trio[2]: 3})
+    services.arenas_tick()  # only those three are free: the same table again is refused, they wait
+    assert len(open_tables(arena)) == 1
+    assert sorted(u.pk for u in users if u.pk in trio) == trio
