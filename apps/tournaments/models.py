@@ -11,8 +11,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from apps.engine.game import get_rules, is_available
 
 #: Pairing stops this long before the end at least (SPEC 16: max(60 s, a tenth of the length)).
 PAIRING_STOP_MIN_SECONDS = 60
@@ -68,6 +71,25 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """What a moderator's arena must be (the admin shows these errors; nothing is saved)."""
+        errors: dict[str, str] = {}
+        if not is_available(self.game):
+            errors["game"] = _("There is no game called %(game)s.") % {"game": self.game}
+        else:
+            rules = get_rules(self.game)
+            paces = [pace for pace in rules.paces if pace]
+            if self.turn_seconds not in paces:
+                errors["turn_seconds"] = _("An arena's pace must be one of %(paces)s seconds.") % {
+                    "paces": ", ".join(str(pace) for pace in paces)
+                }
+            if any(size not in rules.seat_counts() for size in self.table_sizes):
+                errors["seats"] = _("This game is not played at tables of that size.")
+        if not 30 <= self.minutes <= 120:
+            errors["minutes"] = _("An arena lasts 30 to 120 minutes.")
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def ends_at(self) -> datetime:

@@ -84,3 +84,20 @@ def test_moderators_cancel_stop_and_remove_a_player_from_the_admin(client, arena
     planned = Tournament.objects.create(name="Later", game="tile-rummy", starts_at=arena.starts_at)
     client.post(reverse("admin:tournaments_tournament_changelist"), {"action": "cancel", "_selected_action": [planned.pk]})
     assert Tournament.objects.get(pk=planned.pk).status == Tournament.Status.CANCELLED
+
+
+def test_the_admin_refuses_a_bad_arena_and_saves_nothing(client):
+    staff = make_user("mod", staff=True)
+    staff.is_superuser = True
+    staff.save()
+    client.force_login(staff)
+    data = {"name": "Bad", "game": "tile-rummy", "seats": "2", "turn_seconds": 45, "minutes": 200, "rated": "on",
+            "min_rated_matches": 0, "starts_at_0": "2026-12-24", "starts_at_1": "20:00:00",
+            "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0}
+    page = client.post(reverse("admin:tournaments_tournament_add"), data)
+    text = page.content.decode()
+    assert page.status_code == 200 and "30 to 120 minutes" in text and "60, 30 seconds" in text
+    assert not Tournament.objects.filter(name="Bad").exists()
+    data.update(turn_seconds=60, minutes=60)
+    assert client.post(reverse("admin:tournaments_tournament_add"), data).status_code == 302
+    assert Tournament.objects.filter(name="Bad", status="planned").exists()
