@@ -76,18 +76,18 @@ class Tournament(models.Model):
         """What a moderator's arena must be (the admin shows these errors; nothing is saved)."""
         errors: dict[str, str] = {}
         if not is_available(self.game):
-            errors["game"] = _("There is no game called %(game)s.") % {"game": self.game}
+            errors["game"] = str(_("There is no game called %(game)s.")) % {"game": self.game}
         else:
             rules = get_rules(self.game)
             paces = [pace for pace in rules.paces if pace]
             if self.turn_seconds not in paces:
-                errors["turn_seconds"] = _("An arena's pace must be one of %(paces)s seconds.") % {
+                errors["turn_seconds"] = str(_("An arena's pace must be one of %(paces)s seconds.")) % {
                     "paces": ", ".join(str(pace) for pace in paces)
                 }
             if any(size not in rules.seat_counts() for size in self.table_sizes):
-                errors["seats"] = _("This game is not played at tables of that size.")
+                errors["seats"] = str(_("This game is not played at tables of that size."))
         if not 30 <= self.minutes <= 120:
-            errors["minutes"] = _("An arena lasts 30 to 120 minutes.")
+            errors["minutes"] = str(_("An arena lasts 30 to 120 minutes."))
         if errors:
             raise ValidationError(errors)
 
