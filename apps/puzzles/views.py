@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -143,6 +144,9 @@ def _outcome_json(
         "rating_before": round(outcome.rating_before),
         "rating_after": round(outcome.rating_after),
         "solution_url": reverse("puzzles:solution", args=[puzzle.pk]),
+        # A visitor's first answer signed them in as a guest, which rotates the CSRF token: the page's next
+        # POST needs the new one.
+        "csrf": get_token(request),
     }
     if mode == "streak" and outcome.rated:
         data["streak"] = _streak_after(request, user_id=user_id, right=verdict.right, rating=outcome.puzzle_rating)

@@ -116,6 +116,7 @@ function showVerdict(content, kind) {
 
 function judged(data, gaveUp) {
   answered = true;
+  if (data.csrf) config.csrf = data.csrf; // signing in as a guest rotated it
   solutionUrl = data.solution_url;
   const byMoves = frame.answer === "moves";
   let text;

@@ -131,6 +131,22 @@ def test_a_visitors_first_answer_makes_a_guest_whose_rating_stays_when_the_accou
 
 
 @pytest.mark.django_db
+def test_a_visitor_can_answer_again_after_becoming_a_guest_with_the_token_the_answer_returns(lend: Puzzle) -> None:
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(reverse("puzzles:puzzle", args=[lend.pk]))
+    token = re.search(r'data-csrf="([^"]+)"', page.content.decode()).group(1)
+    url = reverse("puzzles:answer", args=[lend.pk])
+    first = client.post(url, json.dumps({"play": SHORT_ONE}), content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert first.status_code == 200
+    stale = client.post(url, json.dumps({"play": RIGHT_OTHER}), content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert stale.status_code == 403  # signing in as a guest rotated the token the page was given
+    again = client.post(
+        url, json.dumps({"play": RIGHT_OTHER}), content_type="application/json", HTTP_X_CSRFTOKEN=first.json()["csrf"]
+    )
+    assert again.status_code == 200 and again.json()["right"] and not again.json()["rated"]
+
+
+@pytest.mark.django_db
 def test_a_bad_request_body_is_refused_and_changes_nothing(lend: Puzzle) -> None:
     client = Client()
     client.force_login(make_user("ana"))
