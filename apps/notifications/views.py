@@ -4,16 +4,19 @@ push subscription (JSON, from static/js/push.js)."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from apps.accounts.requests import SignedInRequest
 from apps.notifications import push, services
 from apps.notifications.forms import PushSettingsForm
 from apps.notifications.models import Notification, PushSettings, PushSubscription
@@ -35,10 +38,11 @@ def item(notification: Notification) -> Item:
 
 
 @login_required
-def notification_list(request: HttpRequest) -> HttpResponse:
+def notification_list(request: SignedInRequest) -> HttpResponse:
     rows = Notification.objects.filter(user=request.user).select_related("actor")
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
-    items = [(item(row), row.created_at) for row in page.object_list]
+    fresh = timezone.now() - timedelta(minutes=1)
+    items = [(item(row), row.created_at, row.created_at > fresh) for row in page.object_list]
     return render(request, "notifications/list.html", {
         "items": items, "page": page, "unread": services.unread_count(request.user.pk),
     })
@@ -46,7 +50,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def mark_read(request: HttpRequest) -> HttpResponse:
+def mark_read(request: SignedInRequest) -> HttpResponse:
     """Mark one (`id`) or all (`all`) of the player's notifications read; only their own."""
     if request.POST.get("all"):
         services.mark_read(user_id=request.user.pk)
@@ -60,7 +64,7 @@ def mark_read(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def open_notification(request: HttpRequest, notification_id: int) -> HttpResponse:
+def open_notification(request: SignedInRequest, notification_id: int) -> HttpResponse:
     """Follow a notification: it is read now, and the player goes where it leads."""
     notification = get_object_or_404(Notification.objects.select_related("actor"), pk=notification_id, user=request.user)
     if notification.read_at is None:
@@ -73,7 +77,7 @@ def open_notification(request: HttpRequest, notification_id: int) -> HttpRespons
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def push_settings(request: HttpRequest) -> HttpResponse:
+def push_settings(request: SignedInRequest) -> HttpResponse:
     preferences, _created = PushSettings.objects.get_or_create(user=request.user)
     form = PushSettingsForm(request.POST or None, instance=preferences)
     if request.method == "POST" and form.is_valid():
@@ -98,7 +102,7 @@ def _json_body(request: HttpRequest) -> dict[str, object] | None:
 
 @login_required
 @require_POST
-def push_subscribe(request: HttpRequest) -> HttpResponseBase:
+def push_subscribe(request: SignedInRequest) -> HttpResponseBase:
     """The browser's subscription (PushSubscription.toJSON()) for the signed-in player."""
     if not push.enabled():
         return JsonResponse({"error": _("Push notifications are off on this site.")}, status=409)
@@ -108,7 +112,7 @@ def push_subscribe(request: HttpRequest) -> HttpResponseBase:
         return JsonResponse({"error": _("Not a push subscription.")}, status=400)
     try:
         push.subscribe(
-            user=request.user,  # type: ignore[arg-type]  # login_required: a User
+            user=request.user,
             endpoint=str(body.get("endpoint") or ""),
             p256dh=str(keys.get("p256dh") or ""),
             auth=str(keys.get("auth") or ""),
@@ -121,9 +125,9 @@ def push_subscribe(request: HttpRequest) -> HttpResponseBase:
 
 @login_required
 @require_POST
-def push_unsubscribe(request: HttpRequest) -> HttpResponseBase:
+def push_unsubscribe(request: SignedInRequest) -> HttpResponseBase:
     body = _json_body(request)
     if body is None:
         return JsonResponse({"error": _("Not a push subscription.")}, status=400)
-    removed = push.unsubscribe(user=request.user, endpoint=str(body.get("endpoint") or ""))  # type: ignore[arg-type]  # login_required: a User
+    removed = push.unsubscribe(user=request.user, endpoint=str(body.get("endpoint") or ""))
     return JsonResponse({"ok": True, "removed": removed})

@@ -74,4 +74,12 @@ async function init() {
   });
 }
 
+// A player who never chose a time zone starts from the browser's own (the quiet hours are theirs).
+const form = document.querySelector("[data-guess-zone]");
+if (form) {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const select = form.querySelector('[name="time_zone"]');
+  if (zone && select && [...select.options].some((option) => option.value === zone)) select.value = zone;
+}
+
 if (section) init();
