@@ -38,6 +38,7 @@ def item_of(wired: dict[str, Any]) -> Item:
         reason=str(wired.get("reason") or ""),
         read=bool(wired.get("read")),
         created=str(wired.get("created") or ""),
+        tournament_id=wired.get("tournament"),
     )
 
 

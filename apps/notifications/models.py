@@ -17,6 +17,7 @@ class Kind(models.TextChoices):
     CHALLENGE_DECLINED = "challenge_declined", _("Your challenge declined")
     YOUR_TURN = "your_turn", _("Your turn at a table without a timer")
     FRIEND_OPENED = "friend_opened", _("A friend opened a table")
+    TOURNAMENT_SOON = "tournament_soon", _("A tournament you joined starts in 5 minutes")
 
 
 class Notification(models.Model):
@@ -28,6 +29,7 @@ class Notification(models.Model):
     )
     table_id = models.PositiveIntegerField(_("table"), null=True, blank=True)
     challenge_id = models.PositiveIntegerField(_("challenge"), null=True, blank=True)
+    tournament_id = models.PositiveIntegerField(_("tournament"), null=True, blank=True)
     #: A declined challenge's reason, as its code (apps/social).
     reason = models.CharField(_("reason"), max_length=32, blank=True, default="")
     created_at = models.DateTimeField(_("created"), db_index=True)

@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
-from pywebpush import WebPushException, webpush
+from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]  # pywebpush ships no types
 
 from apps.accounts.models import User
 from apps.notifications import presence, texts
@@ -44,6 +44,7 @@ URGENCY: dict[str, str] = {
     Kind.CHALLENGE_ACCEPTED: "normal",
     Kind.CHALLENGE_DECLINED: "normal",
     Kind.FRIEND_OPENED: "low",
+    Kind.TOURNAMENT_SOON: "high",
 }
 #: Whatever the push service answers with these, the subscription is gone for good.
 GONE = (404, 410)
@@ -125,6 +126,8 @@ def topic(notification: Notification) -> str:
         return f"table-{notification.table_id}"
     if notification.challenge_id is not None:
         return f"challenge-{notification.challenge_id}"
+    if notification.tournament_id is not None:
+        return f"tournament-{notification.tournament_id}"
     return f"note-{notification.pk}"
 
 
@@ -144,7 +147,7 @@ def payload(notification: Notification, language: str) -> bytes:
     with translation.override(language):
         actor = notification.actor.username if notification.actor is not None else ""
         body = texts.describe(notification.kind, actor, notification.table_id, notification.reason)
-        data = {"title": texts.title(), "body": body, "url": texts.link(notification.table_id),
+        data = {"title": texts.title(), "body": body, "url": texts.link(notification.table_id, notification.tournament_id),
                 "tag": topic(notification)}
         return json.dumps(data, ensure_ascii=False).encode()
 

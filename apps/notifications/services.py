@@ -43,6 +43,7 @@ def wire(notification: Notification, actor_name: str) -> dict[str, object]:
         "kind": notification.kind,
         "actor": actor_name,
         "table": notification.table_id,
+        "tournament": notification.tournament_id,
         "reason": notification.reason,
         "read": notification.read_at is not None,
         "created": notification.created_at.isoformat(),
@@ -57,6 +58,7 @@ def notify(
     actor_name: str = "",
     table_id: int | None = None,
     challenge_id: int | None = None,
+    tournament_id: int | None = None,
     reason: str = "",
     now: datetime | None = None,
 ) -> Notification:
@@ -83,6 +85,7 @@ def notify(
                 actor_id=actor_id,
                 table_id=table_id,
                 challenge_id=challenge_id,
+                tournament_id=tournament_id,
                 reason=reason[:32],
                 created_at=now,
             )

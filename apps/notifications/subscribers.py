@@ -3,11 +3,11 @@ notifications subscribe to (apps/lib/events.py), connected once by `Notification
 
 - a challenge to you, your challenge accepted or declined (apps/social/events.py);
 - your turn at a no-timer table (apps/tables/events.py `TurnPassed`, sent only by no-timer tables);
-- a friend (two follows) opened a table that is not private (`TableOpened`).
+- a friend (two follows) opened a table that is not private (`TableOpened`);
+- a tournament the player joined starts in 5 minutes (apps/tournaments/events.py `TournamentStartsSoon`).
 
 Each handler runs after the commit of the change, in the thread that made it; a notification is one
-INSERT and one publish (its push is a task: apps/notifications/tasks.py). "A tournament you joined starts
-in 5 minutes" waits for the tournaments' event (apps/tournaments/events.py does not exist yet).
+INSERT and one publish (its push is a task: apps/notifications/tasks.py).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from apps.notifications.services import notify
 from apps.social.events import ChallengeAnswered, ChallengeReceived
 from apps.social.selectors import follower_ids, following_ids
 from apps.tables.events import TableOpened, TurnPassed
+from apps.tournaments.events import TournamentStartsSoon
 
 
 def name_of(user_id: int) -> str:
@@ -64,8 +65,14 @@ def table_opened(event: TableOpened) -> None:
         )
 
 
+def tournament_starts_soon(event: TournamentStartsSoon) -> None:
+    for user_id in sorted(set(event.user_ids)):
+        notify(user_id=user_id, kind=Kind.TOURNAMENT_SOON, tournament_id=event.tournament_id)
+
+
 def connect() -> None:
     subscribe(ChallengeReceived, challenge_received)
     subscribe(ChallengeAnswered, challenge_answered)
     subscribe(TurnPassed, turn_passed)
     subscribe(TableOpened, table_opened)
+    subscribe(TournamentStartsSoon, tournament_starts_soon)

@@ -25,12 +25,13 @@ class Item:
     reason: str
     read: bool
     created: str  # ISO 8601
+    tournament_id: int | None = None
 
     def text(self) -> str:
         return describe(self.kind, self.actor, self.table_id, self.reason)
 
     def url(self) -> str:
-        return link(self.table_id)
+        return link(self.table_id, self.tournament_id)
 
     def frame(self) -> dict[str, object]:
         return {"id": self.id, "kind": self.kind, "text": self.text(), "url": self.url(), "read": self.read,
@@ -60,13 +61,17 @@ def describe(kind: str, actor: str, table_id: int | None, reason: str = "") -> s
         return _("Your turn at table %(table)s.") % {"table": table_id}
     if kind == Kind.FRIEND_OPENED:
         return _("Your friend %(name)s opened table %(table)s: take a seat.") % {"name": name, "table": table_id}
+    if kind == Kind.TOURNAMENT_SOON:
+        return _("A tournament you joined starts in 5 minutes.")
     return _("Something happened.")
 
 
-def link(table_id: int | None) -> str:
-    """Where the notification takes its reader: the table, or the list of notifications."""
+def link(table_id: int | None, tournament_id: int | None = None) -> str:
+    """Where the notification takes its reader: the table, the tournament, or the list of notifications."""
     if table_id is not None:
         return reverse("tables:table", args=[table_id])
+    if tournament_id is not None:
+        return reverse("tournaments:detail", args=[tournament_id])
     return reverse("notifications:list")
 
 

@@ -34,6 +34,7 @@ def item(notification: Notification) -> Item:
         reason=notification.reason,
         read=notification.read_at is not None,
         created=notification.created_at.isoformat(),
+        tournament_id=notification.tournament_id,
     )
 
 

@@ -15,6 +15,7 @@ from apps.social.models import Follow
 from apps.tables import services
 from apps.tables.events import TableOpened, TurnPassed
 from apps.tables.models import Table
+from apps.tournaments.events import TournamentStartsSoon
 from tests.tables.helpers import human_move, state_of
 
 pytestmark = pytest.mark.django_db
@@ -112,3 +113,9 @@ def test_challenges_received_accepted_and_declined_become_notifications(alice, b
         (alice.pk, Kind.CHALLENGE_ACCEPTED, bob.pk, 3, ""),
         (alice.pk, Kind.CHALLENGE_DECLINED, carol.pk, 3, "too_fast"),
     ]
+
+
+def test_the_entrants_of_a_tournament_starting_in_5_minutes_are_told_once_each(alice, bob, told):
+    deliver([TournamentStartsSoon(tournament_id=4, user_ids=(bob.pk, alice.pk, bob.pk), starts_at="2026-12-07T16:00:00+00:00")])
+    rows = sorted(Notification.objects.values_list("user_id", "kind", "tournament_id"))
+    assert rows == [(alice.pk, Kind.TOURNAMENT_SOON, 4), (bob.pk, Kind.TOURNAMENT_SOON, 4)]

@@ -99,3 +99,9 @@ def test_a_browser_subscribes_and_unsubscribes_with_json(signed_in, alice):
         gone = signed_in.post(reverse("notifications:push_unsubscribe"), json.dumps({"endpoint": body["endpoint"]}),
                               content_type="application/json")
         assert gone.json() == {"ok": True, "removed": True} and not PushSubscription.objects.exists()
+
+
+def test_a_tournament_notification_leads_to_the_tournament(signed_in, alice):
+    note = services.notify(user_id=alice.pk, kind=Kind.TOURNAMENT_SOON, tournament_id=4)
+    assert "A tournament you joined starts in 5 minutes." in signed_in.get(reverse("notifications:list")).content.decode()
+    assert signed_in.get(reverse("notifications:open", args=[note.pk]))["Location"] == "/tournaments/4/"
