@@ -451,7 +451,9 @@ def arenas_tick(*, now: datetime | None = None) -> dict[str, int]:
     with _site_lock() as granted:
         if not granted:
             return done
-        for tournament in Tournament.objects.filter(status=Status.PLANNED, reminded=False, starts_at__lte=now + REMIND_BEFORE):
+        for tournament in Tournament.objects.filter(
+            status=Status.PLANNED, reminded=False, starts_at__gt=now, starts_at__lte=now + REMIND_BEFORE
+        ):
             if Tournament.objects.filter(pk=tournament.pk, reminded=False).update(reminded=True):
                 users = tuple(Entry.objects.filter(tournament=tournament, removed=False).order_by("user_id").values_list("user_id", flat=True))
                 emit(TournamentStartsSoon(tournament.pk, users, tournament.starts_at.isoformat()))

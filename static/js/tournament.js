@@ -35,11 +35,23 @@ function renderTables(tables) {
     [h("li", { class: "empty-state" }, text("tNone"))]));
 }
 
+/** The arena seated me at a new table: go and play there (as an arena's player expects, match after match). */
+function followMyTable(tables) {
+  const me = root.dataset.me;
+  if (!me) return;
+  const mine = tables.find(([, players]) => players.includes(me));
+  if (mine && String(mine[0]) !== root.dataset.myTable) {
+    root.dataset.myTable = String(mine[0]);
+    location.assign(root.dataset.watchUrl.replace("/0/", `/${mine[0]}/`));
+  }
+}
+
 function onFrame(frame) {
   if (frame.type !== "standings" || frame.version < shown) return;
   shown = frame.version;
   renderStandings(frame.rows);
   renderTables(frame.tables);
+  followMyTable(frame.tables);
   if (frame.status !== status) location.reload(); // started, finished or cancelled: the page's buttons change
 }
 
