@@ -2,6 +2,12 @@
 players would live through; then the CPU of one wave with many waiting.
 
     .venv/bin/python bench/pairing.py [--seats 2 3 4] [--rates 1 2 4 8 20 60] [--minutes 120] [--seed 1]
+    .venv/bin/python bench/pairing.py --service [--db rummy_bench] [--redis-db 5] [--waiting 1000 10000]
+
+`--service`: one wave of the real service (apps/pairing/services.py) on PostgreSQL, with 1,000 and 10,000
+players waiting in one pool: the CPU (this process's) and the SQL statements of choosing the tables
+(reading the pool's rows with SKIP LOCKED, the forbidden pairs, the grouping, the waves missed), and of
+the whole wave with every table opened and its match started (`table_open_started`).
 
 Players arrive as a Poisson process (the rate per minute of one pool), with ratings drawn like a real
 leaderboard (normal around 1000, standard deviation 200), 10% frequent leavers and 20% provisional. A
@@ -93,13 +99,98 @@ def wave_cpu(seats: int, count: int, seed: int, repeats: int = 3) -> float:
     return best * 1000
 
 
+def service_waves(db: str, redis_db: int, counts: list[int], seed: int) -> None:
+    """One wave of the real service per count of waiting players, on the bench's PostgreSQL (see the
+    module's docstring); prints a table of figures with the machine's load."""
+    import os
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from bench.stack import setup_django
+
+    setup_django(db=db, redis_db=redis_db, TABLE_SEATS_PER_USER="10000", RATED_REPEAT_LIMIT="3")
+    from django.core.management import call_command
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from apps.accounts.models import User
+    from apps.pairing import services
+    from apps.pairing.models import PoolEntry
+    from apps.pairing.pools import Pool
+    from apps.social.models import Block
+
+    call_command("migrate", "--noinput", verbosity=0)
+    pool = Pool("tile-rummy", 2, 60, False)
+
+    class Counter:
+        def __init__(self) -> None:
+            self.statements = 0
+
+        def __call__(self, execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+            self.statements += 1
+            return execute(sql, params, many, context)
+
+    def fill(count: int) -> None:
+        draw = random.Random(seed)
+        PoolEntry.objects.all().delete()
+        tag = f"{os.getpid()}-{count}"  # fresh accounts each run (seated ones stay: a seat protects its user)
+        users = User.objects.bulk_create(
+            User(username=f"pairbench-{tag}-{i}", password="!", is_guest=False) for i in range(count)
+        )
+        now = timezone.now()
+        PoolEntry.objects.bulk_create(
+            PoolEntry(user=user, game=pool.game, seats=pool.seats, pace=pool.pace, rated=pool.rated,
+                      rating=round(draw.gauss(1000, 200)), provisional=draw.random() < 0.2,
+                      leaver=draw.random() < 0.1, waves=draw.randrange(6), joined_at=now, since=now, seen_at=now)
+            for user in users
+        )
+        # One player in a hundred blocked another (the wave reads them: never at one table).
+        Block.objects.bulk_create(
+            Block(blocker=users[i], blocked=users[draw.randrange(count)]) for i in range(0, count, 100)
+        )
+
+    def measure(choose_only: bool) -> tuple[float, int, int]:
+        counter = Counter()
+        opened = services._open
+        if choose_only:
+            services._open = lambda *args, **kwargs: None  # type: ignore[assignment]  # the tables are not opened
+        try:
+            started = time.process_time()
+            with connection.execute_wrapper(counter):
+                tables = services.pool_pair(pool, now=timezone.now())
+            return (time.process_time() - started) * 1000, counter.statements, len(tables)
+        finally:
+            services._open = opened  # type: ignore[method-assign]
+
+    load = os.getloadavg()
+    print(f"load average (1, 5, 15 min) before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} CPUs")
+    print("| waiting | what | CPU | statements | tables |")
+    print("|---|---|---|---|---|")
+    for count in counts:
+        fill(count)
+        best = min((measure(True) for _ in range(3)), key=lambda r: r[0])
+        print(f"| {count:,} | choosing the tables (best of 3) | {best[0]:.0f} ms | {best[1]} | - |")
+        cpu, statements, tables = measure(False)
+        print(f"| {count:,} | the whole wave, tables opened | {cpu:.0f} ms | {statements:,} | {tables:,} |")
+        with transaction.atomic():
+            PoolEntry.objects.all().delete()
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--rates", type=float, nargs="+", default=[1, 2, 4, 8, 20, 60, 200])
     parser.add_argument("--minutes", type=float, default=120)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--service", action="store_true", help="one wave of the real service on PostgreSQL")
+    parser.add_argument("--db", default="rummy_bench")
+    parser.add_argument("--redis-db", type=int, default=5)
+    parser.add_argument("--waiting", type=int, nargs="+", default=[1_000, 10_000])
     args = parser.parse_args()
+    if args.service:
+        service_waves(args.db, args.redis_db, args.waiting, args.seed)
+        return
     print(f"waves every {WAVE_SECONDS:g} s, {args.minutes:g} simulated minutes per row, seed {args.seed}")
     print("| seats | arrivals/min | players | median wait | p95 wait | seated <= 10 s | <= 30 s | median spread "
           "| with >= 20 waiting |")
