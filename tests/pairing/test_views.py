@@ -6,13 +6,16 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from apps.pairing import services
 from apps.pairing.models import PoolEntry, Seek
+from apps.pairing.pools import Pool
 from apps.tables.models import Seat
 from tests.tables.helpers import make_user
 
 pytestmark = pytest.mark.django_db
 
 JOIN = "/play/quick/join/"
+ADMIN = "/admin/"
 
 
 @pytest.mark.parametrize("page", ["/", "/play/", "/play/quick/"])
@@ -92,3 +95,17 @@ def test_a_seek_with_a_range_upside_down_is_refused(client):
         reverse("pairing:seek"), {"pool": "tile-rummy/2/60/rated", "min": "1500", "max": "900"}, follow=True
     )
     assert "rating range" in response.content.decode() and not Seek.objects.exists()
+
+
+
+def test_moderators_see_the_pools_and_the_seeks_in_the_admin(client):
+    services.pool_join(by=make_user("ana"), pool=Pool("tile-rummy", 3, 60, True))
+    services.seek_post(by=make_user("bogdan"), pool=Pool("tile-rummy", 2, 60, True), rating_min=900, rating_max=1100)
+    moderator = make_user("mod", staff=True)
+    moderator.is_superuser = True
+    moderator.save(update_fields=["is_superuser"])
+    client.force_login(moderator)
+    pools = client.get(ADMIN + "pairing/poolentry/").content.decode()
+    assert "ana" in pools and "tile-rummy" in pools
+    assert "bogdan" in client.get(ADMIN + "pairing/seek/").content.decode()
+    assert client.get(ADMIN + "pairing/wait/").status_code == 200
