@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -110,10 +111,27 @@ class PairingSocket(Endpoint):
 
 class ArrivalPart(SocketPart):
     """A part of every table's socket: a signed-in player's socket opening at the table tells pairing
-    they came (one indexed update; nothing for a table no pairing made)."""
+    they came (one indexed update; nothing more for a table no pairing made). A paired player's socket
+    then hears their pairing topic until it closes: if another player does not come, the table closes and
+    this player is back at the front of the pool, and the socket says so with a `pairing` frame
+    (`{"type": "pairing", "url": "/play/quick/wait/"}`: the waiting screen to go back to)."""
 
     frames: ClassVar[dict[str, FrameSpec]] = {}
+    topic: str | None = None
 
     async def opened(self) -> None:
-        if self.socket.user_id is not None:
-            await db(services.arrival)(table_id=self.socket.table_id, user_id=self.socket.user_id)
+        user_id = self.socket.user_id
+        if user_id is None:
+            return
+        if await db(services.arrival)(table_id=self.socket.table_id, user_id=user_id):
+            self.topic = user_topic(user_id)
+            bus().listen(self.topic, self.heard)
+
+    async def closed(self) -> None:
+        if self.topic is not None:
+            bus().unlisten(self.topic, self.heard)
+
+    def heard(self, text: str) -> None:
+        frame = json.loads(text)
+        if frame.get("type") in ("requeued", "paired") and isinstance(frame.get("url"), str):
+            self.socket.spawn_send(dumps({"type": "pairing", "url": frame["url"]}))

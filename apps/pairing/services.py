@@ -330,12 +330,14 @@ def bots_fill(*, now: datetime) -> list[int]:
 # --- coming to the table -----------------------------------------------------------------------------
 
 
-def arrival(*, table_id: int, user_id: int) -> None:
-    """A paired player's socket opened at the table: they came. Once everyone has, the pairing is done."""
+def arrival(*, table_id: int, user_id: int) -> bool:
+    """A paired player's socket opened at the table: they came. Once everyone has, the pairing is done.
+    Returns whether the player was paired at this table and had not come yet."""
     with transaction.atomic():
-        if PoolEntry.objects.filter(table_id=table_id, user_id=user_id, arrived=False).update(arrived=True):
-            if not PoolEntry.objects.filter(table_id=table_id, arrived=False).exists():
-                PoolEntry.objects.filter(table_id=table_id).delete()
+        came = bool(PoolEntry.objects.filter(table_id=table_id, user_id=user_id, arrived=False).update(arrived=True))
+        if came and not PoolEntry.objects.filter(table_id=table_id, arrived=False).exists():
+            PoolEntry.objects.filter(table_id=table_id).delete()
+    return came
 
 
 def arrivals_settle(*, now: datetime) -> int:

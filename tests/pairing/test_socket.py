@@ -87,3 +87,22 @@ async def test_the_paired_players_sockets_are_told_where_their_table_is_and_comi
     assert not await db(PoolEntry.objects.exists)()
     for socket in tables:
         await socket.disconnect()
+
+
+async def test_a_player_who_came_hears_at_the_table_that_the_other_did_not_and_where_to_wait_again():
+    ana, bogdan = await db(make_user)("ana"), await db(make_user)("bogdan")
+    for user in (ana, bogdan):
+        await db(services.pool_join)(by=user, pool=POOL)
+    table_id = (await db(services.pairing_wave)()).tables[0]
+    at_table = await connect(f"/ws/tables/{table_id}/", ana)
+    await until(at_table, "state")
+    for _ in range(600):  # counted steps, a generous ceiling: the part marks ana as come
+        if await db(PoolEntry.objects.filter(user=ana, arrived=True).exists)():
+            break
+        await asyncio.sleep(0.1)
+    await db(services.arrivals_settle)(now=timezone.now() + timedelta(seconds=16))  # bogdan never came
+    frame = await until(at_table, "pairing")
+    assert frame["url"] == "/play/quick/wait/"
+    entry = await db(PoolEntry.objects.get)(user=ana)
+    assert entry.table_id is None  # back in the pool, at its front
+    await at_table.disconnect()
