@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.models import User
+from apps.bots.selectors import bot_account_ids
 from apps.catalog.data import CATALOG
 from apps.engine.game import get_rules, is_available
 from apps.players import friends
@@ -177,6 +178,10 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
     if missing:
         return again(_("There is no player called %(name)s.") % {"name": missing[0]})
     user_ids = list(dict.fromkeys([int(value) for value in chosen] + [found[name.lower()] for name in names]))
+    bots = User.objects.filter(pk__in=bot_account_ids(user_ids)).values_list("username", flat=True).first()
+    if bots:
+        # A bot account is challenged from its profile: a seat kept for it at a table (SPEC 14).
+        return again(_("%(name)s is a bot account: challenge it from its profile.") % {"name": bots})
     game = str(values["game"])
     try:
         challenge = services.challenge_make(

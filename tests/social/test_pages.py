@@ -107,3 +107,16 @@ def test_who_may_challenge_you_is_chosen_on_the_settings_page():
     a.post("/settings/", {"challenges_from": "friends"})
     assert 'value="friends" checked' in a.get("/settings/").content.decode()
     assert "Choose who may challenge you" in a.post("/settings/", {"challenges_from": "all"}, follow=True).content.decode()
+
+
+def test_a_bot_account_is_challenged_from_its_profile_not_by_the_challenge_form():
+    from tests.bots.helpers import make_bot
+
+    ana = make_user("ana")
+    robo, _token = make_bot("robo-7")
+    page = signed_in(ana).post("/challenges/new/", {"names": "robo-7", "game": HOUSE, "seats": "2",
+                                                    "turn_seconds": "60", "match_length": "1"})
+    assert page.status_code == 400
+    assert "robo-7 is a bot account: challenge it from its profile." in page.content.decode()
+    assert not Challenge.objects.exists()
+    assert robo.pk
