@@ -46,11 +46,11 @@ class ChatPart(SocketPart):
     async def opened(self) -> None:
         if (self.socket.query.get("chat") or [""])[0] == "1":
             self.chat_listen()
-            # On Redis a message published before the listen's SUBSCRIBE reached it is lost for this socket,
-            # and the history below may have been read before it was said: once the subscription is in
-            # effect, send what was said (or deleted) after the history's last message.
+            # On Redis a message published before the listen's SUBSCRIBE reached it is lost for this socket:
+            # read the history once the subscription is in effect (a round trip), or, if Redis takes longer,
+            # now, and send what was said (or deleted) after it once the subscription is in effect.
             topic = chat_topic(self.socket.table_id)
-            if not bus().listening(topic):
+            if not await bus().until_listening([topic]):
                 bus().after_subscribing(topic, self.chat_subscribed)
             await self.send_chat_history()  # after the listen: a message said meanwhile comes twice, never lost
 

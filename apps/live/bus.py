@@ -3,6 +3,7 @@
     bus().publish("table:12", text)          # any thread of any process (web, worker), after commit
     bus().listen("table:12", callback)       # in the web server's loop: callback(text) runs there
     bus().after_subscribing("table:12", check)  # in the loop: check() once the listen can miss nothing
+    await bus().until_listening(["lobby"])   # in the loop: wait for that (a round trip), then read state
 
 On the real stack this is Redis pub/sub with one channel per topic (apps/live/bus_redis.py): a web process
 subscribes to the channels of the topics it has listeners for, on one Redis server, on the one of several
@@ -15,7 +16,8 @@ default (no Redis) the process is the whole site: a publish goes straight to the
 
 Pub/sub keeps nothing: a message published while a subscriber is reconnecting is lost, and so is one
 published before a new listen's SUBSCRIBE reached Redis. Listeners learn of the first kind (`on_gap`) and
-can repair the second once it is over (`after_subscribing`); they must not depend on every message
+can repair the second once it is over (`after_subscribing`), or read their state only after it
+(`until_listening`: the lobby and the chat); they must not depend on every message
 arriving anyway: the table sockets check their versions against the database every second
 (apps/tables/rooms.py).
 """

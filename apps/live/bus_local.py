@@ -4,6 +4,7 @@ listeners the same way and only adds how a publish reaches the other processes."
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Callable
@@ -66,6 +67,28 @@ class Bus:
     def listening(self, topic: str) -> bool:
         """True if the listens of `topic` made so far can miss no publish from now on (here: at once). A
         listener that read its state before this was true asks `after_subscribing` for a second read."""
+        return True
+
+    async def until_listening(self, topics: list[str], ceiling: float = 2.0) -> bool:
+        """In the server loop: wait until the listens of `topics` made so far can miss nothing (one round
+        trip to Redis after a new topic's listen; at once if they already can). False if that took longer
+        than `ceiling` (Redis away): then read now, and again from `after_subscribing`."""
+        waiting = [topic for topic in topics if not self.listening(topic)]
+        if not waiting:
+            return True
+        done, left = asyncio.Event(), [len(waiting)]
+
+        def one() -> None:
+            left[0] -= 1
+            if not left[0]:
+                done.set()
+
+        for topic in waiting:
+            self.after_subscribing(topic, one)
+        try:
+            await asyncio.wait_for(done.wait(), ceiling)
+        except TimeoutError:
+            return False
         return True
 
     def on_gap(self, listener: Callable[[], None]) -> None:

@@ -17,7 +17,6 @@ from django.utils.translation import gettext as _
 
 from apps.engine.errors import EngineError
 from apps.live.bus import bus
-from apps.live.compact import dumps
 from apps.live.endpoint import Endpoint, Receive, Scope, Send
 from apps.live.guard import CLIENT_ID, Field, FrameSpec
 from apps.live.threads import db
@@ -222,11 +221,11 @@ class LobbySocket(Endpoint):
         topics = [LOBBY_TOPIC] if self.bot_id is None else [LOBBY_TOPIC, invitations_topic(self.bot_id)]
         if self.bot_id is not None:
             bus().listen(topics[1], self.invited)
-        # On Redis a change published before the listen's SUBSCRIBE reached it is lost for this socket, and
-        # the read below may be older than that change: once the subscription is in effect, read again
-        # (the frames heard meanwhile wait for it, so an older read never overwrites a newer frame).
-        for topic in topics:
-            if not bus().listening(topic):
+        # On Redis a change published before the listen's SUBSCRIBE reached it is lost for this socket: read
+        # once the subscription is in effect (a round trip), or, if Redis takes longer, now and again once
+        # it is (the frames heard during a read wait for it, so an older read never overwrites a newer frame).
+        if not await bus().until_listening(topics):
+            for topic in topics:
                 bus().after_subscribing(topic, self.subscribed)
         await self.send_tables()
         if self.bot_id is not None:

@@ -7,6 +7,7 @@ the suite's real stack); skipped without it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import threading
@@ -25,7 +26,6 @@ from apps.chat.wire import chat_topic
 from apps.live.bus import RedisBus
 from apps.tables import services
 from apps.tables.effects import LOBBY_TOPIC
-from rummysite.asgi import application
 from tests.tables.helpers import make_user
 from tests.tables.test_consumers import connect
 
@@ -73,6 +73,15 @@ def subscribers(bus: RedisBus, topic: str) -> int:
     return int(redis.Redis.from_url(REDIS_URL).pubsub_numsub(bus.channel(topic))[0][1])
 
 
+async def reached(hold: Held) -> None:
+    """Until the subscriber thread is held (the socket's listen is made, its SUBSCRIBE not sent)."""
+    for _ in range(int(CEILING / 0.02)):  # counted steps with a generous ceiling; the loop runs meanwhile
+        if hold.reached.is_set():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the subscriber never came to send a SUBSCRIBE")
+
+
 async def frames_until(client: WebsocketCommunicator, wanted: Any) -> list[dict[str, Any]]:
     """The frames the socket receives until one for which `wanted(frame)` is true (each within the ceiling)."""
     frames: list[dict[str, Any]] = []
@@ -82,10 +91,11 @@ async def frames_until(client: WebsocketCommunicator, wanted: Any) -> list[dict[
 
 
 async def test_a_lobby_frame_published_before_the_subscribe_is_in_effect_reaches_the_socket(held):
+    """Redis is slow (held past the socket's wait): the socket reads at once, and again once subscribed."""
     bus, hold = held
     client = await connect("/ws/lobby/")
     assert json.loads(await client.receive_from(timeout=CEILING)) == {"type": "tables", "tables": []}
-    assert hold.reached.wait(CEILING)  # the listen is made, its SUBSCRIBE not sent
+    await reached(hold)  # the listen is made, its SUBSCRIBE not sent
     alice = await db(make_user)("alice")
     table = await db(services.table_open)(by=alice, game="tile-rummy", seat_count=3, bots=["easy"])
     assert subscribers(bus, LOBBY_TOPIC) == 0  # the lobby's frame of the new table went to nobody
@@ -93,6 +103,20 @@ async def test_a_lobby_frame_published_before_the_subscribe_is_in_effect_reaches
     frames = await frames_until(client, lambda frame: frame["type"] == "tables" and frame["tables"])
     assert [entry["id"] for entry in frames[-1]["tables"]] == [table.pk]
     assert subscribers(bus, LOBBY_TOPIC) == 1
+    await client.disconnect()
+
+
+async def test_a_lobby_socket_reads_once_its_subscribe_is_in_effect(held):
+    """Redis answers in time: the socket's one read comes after the subscription, so it has the change."""
+    bus, hold = held
+    client = await connect("/ws/lobby/")
+    await reached(hold)
+    alice = await db(make_user)("alice")
+    table = await db(services.table_open)(by=alice, game="tile-rummy", seat_count=3, bots=["easy"])
+    assert subscribers(bus, LOBBY_TOPIC) == 0
+    hold.release()
+    frames = await frames_until(client, lambda frame: frame["type"] == "tables" and frame["tables"])
+    assert [entry["id"] for entry in frames[-1]["tables"]] == [table.pk]
     await client.disconnect()
 
 
@@ -105,7 +129,7 @@ async def test_a_chat_message_said_before_the_subscribe_is_in_effect_reaches_the
     client = await connect(f"/ws/tables/{table.pk}/?chat=1", bob)
     history = await frames_until(client, lambda frame: frame["type"] == "chat_history")
     assert [message["text"] for message in history[-1]["messages"]] == ["before bob came"]
-    assert hold.reached.wait(CEILING)
+    await reached(hold)
     said = await db(chat.chat_say)(table_id=table.pk, by=alice, text="said in the window")
     await db(chat.chat_delete)(message_id=earlier["message"]["id"], by=moderator)
     assert subscribers(bus, chat_topic(table.pk)) == 0  # both went to nobody
