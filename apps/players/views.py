@@ -13,6 +13,7 @@ from apps.bots.selectors import bot_account_of
 from apps.catalog.data import CATALOG
 from apps.engine.game import is_available
 from apps.leaderboards.selectors import profile_ratings
+from apps.players.friends import people
 from apps.players.profile import recent_matches
 from apps.social import selectors as social
 
@@ -40,4 +41,6 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         context["i_follow"] = player.pk in social.following_ids(viewer_id)
         context["follows_me"] = player.pk in social.follower_ids(viewer_id)
         context["i_blocked"] = social.has_blocked(viewer_id, player.pk)
+        found = people(request.user, [player.pk])  # type: ignore[arg-type]  # signed in: a User
+        context["presence"] = found[0] if found else None
     return render(request, "players/profile.html", context)

@@ -34,6 +34,8 @@ def test_follow_from_a_profile_then_friends_show_on_the_friends_page_with_where_
     tables.table_start(table_id=table.pk, by=bogdan)
     page = a.get("/friends/").content.decode()
     assert "person--playing" in page and f'href="/t/{table.pk}/"' in page  # watch in one press
+    page = a.get("/u/bogdan/").content.decode()
+    assert "person--playing" in page and f'href="/t/{table.pk}/"' in page  # and from the profile
     assert a.post("/u/bogdan/relation/", {"action": "block"}).status_code == 302
     assert not Follow.objects.exists()
     page = a.get("/friends/").content.decode()
