@@ -160,3 +160,39 @@ def test_the_vapid_command_prints_a_pair_that_signs(capsys):
     assert set(lines) == {"WEBPUSH_VAPID_PUBLIC_KEY", "WEBPUSH_VAPID_PRIVATE_KEY"}
     assert len(push._decoded(lines["WEBPUSH_VAPID_PUBLIC_KEY"])) == 65
     assert len(push._decoded(lines["WEBPUSH_VAPID_PRIVATE_KEY"])) == 32
+
+
+@pytest.mark.django_db(transaction=True)
+def test_browsers_subscribing_at_once_still_leave_at_most_five():
+    """Check-then-act under two connections: each subscription counts the player's browsers with the
+    player's row locked, so six browsers subscribing at the same moment keep five (on PostgreSQL; SQLite
+    runs one writer)."""
+    import threading
+
+    from django.db import close_old_connections, connection
+
+    from tests.tables.helpers import make_user
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the race needs two writers: PostgreSQL")
+    player = make_user("racer")
+    barrier = threading.Barrier(6)
+    failures: list[BaseException] = []
+
+    def subscribe_one(n: int) -> None:
+        try:
+            barrier.wait()
+            push.subscribe(user=player, endpoint=f"https://push.example/{n}", p256dh=Browser().p256dh,
+                           auth="AAECAwQFBgcICQoLDA0ODw")
+        except BaseException as error:  # noqa: BLE001 (reported below)
+            failures.append(error)
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=subscribe_one, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert failures == []
+    assert PushSubscription.objects.filter(user=player).count() == push.MAX_DEVICES
