@@ -114,6 +114,9 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(_("joined"), null=True, blank=True)
     left_match = models.BooleanField(_("left the match"), default=False)
     rematch = models.BooleanField(_("wants a rematch"), default=False)
+    #: The player halved their own turn time for this match before its first move (an arena's berserk:
+    #: SPEC 16); cleared when a new match starts.
+    berserk = models.BooleanField(_("berserk"), default=False)
 
     class Meta:
         ordering = ["table", "index"]

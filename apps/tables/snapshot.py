@@ -42,6 +42,7 @@ def seat_info(seat: Seat) -> dict[str, Any]:
         "invited": seat.invited.get_username() if seat.invited is not None else None,
         "left": seat.left_match,
         "rematch": seat.rematch,
+        "berserk": seat.berserk,
     }
 
 

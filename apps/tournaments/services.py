@@ -162,9 +162,9 @@ def tournament_play_on(*, tournament_id: int, by: Any, now: datetime | None = No
 
 
 def tournament_berserk(*, tournament_id: int, by: Any) -> ArenaSeat:
-    """Berserk at the player's arena table, before the match's first move: +1 for a first place with at
-    least 7 turns of their own. (Halving the player's own turn time needs a per-seat clock in the tables
-    app: see the report of issue 44.)"""
+    """Berserk at the player's arena table, before the match's first move: the player's own turn time is
+    halved (the table's clock: `seat_berserk`), and a first place with at least 7 turns of their own earns
+    +1."""
     with transaction.atomic():
         seat = current_seat(tournament_id, by.pk)
         if seat is None:
@@ -172,6 +172,10 @@ def tournament_berserk(*, tournament_id: int, by: Any) -> ArenaSeat:
         position = tables.seat_position(seat.arena_table.table_id, by)
         if position is None or position.moves > 0:
             raise TournamentError(_("Berserk is only possible before the first move."))
+        try:
+            table_services.seat_berserk(table_id=seat.arena_table.table_id, by=by)
+        except table_services.TableError as error:
+            raise TournamentError(str(error)) from None
         ArenaSeat.objects.filter(pk=seat.pk).update(berserk=True)
         seat.berserk = True
         _bump(tournament_id)
@@ -325,21 +329,6 @@ class Finish:
     left: bool
 
 
-def _own_turns(match_id: int, user_id: int) -> int:
-    """The player's turns in the match, counted from its game records (a berserk first place needs 7)."""
-    for played in tables.matches_of(user_id, include_private=True, limit=10):
-        if played.id != match_id:
-            continue
-        turns = 0
-        for _number, game_id in played.finished_games:
-            game = tables.finished_game(game_id)
-            if game is not None:
-                record = tables.finished_game_record(game)
-                turns += sum(1 for move in record.get("moves", ()) if move.get("seat") == played.seat)
-        return turns
-    return 0
-
-
 def arena_match_finished(*, table_id: int, match_id: int, finishes: Sequence[Finish], now: datetime | None = None) -> bool:
     """Score an arena match (once: a second call for the same match changes nothing; returns whether this
     call scored it). Not an arena table: nothing."""
@@ -350,7 +339,7 @@ def arena_match_finished(*, table_id: int, match_id: int, finishes: Sequence[Fin
     berserk_turns: dict[int, int] = {}
     first_places = {f.user_id for f in finishes if f.place == 1 and not f.left}
     for seat in ArenaSeat.objects.filter(arena_table=arena_table, berserk=True, user_id__in=first_places):
-        berserk_turns[seat.user_id] = _own_turns(match_id, seat.user_id)  # read before any lock
+        berserk_turns[seat.user_id] = tables.own_turns_in_match(match_id, seat.user_id)  # read before any lock
     with transaction.atomic():
         try:
             with transaction.atomic():

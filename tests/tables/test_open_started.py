@@ -4,15 +4,18 @@ and players who may not sit change nothing."""
 
 from __future__ import annotations
 
+import random
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import close_old_connections, connection
 from django.test import override_settings
 
+from apps.engine.game import get_rules
 from apps.tables import rated, services
-from apps.tables.models import FairDeal, Match, Seat, Table
-from tests.tables.helpers import make_user
+from apps.tables.models import FairDeal, Game, Match, Seat, Table
+from tests.tables.helpers import human_move, make_user, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -108,3 +111,50 @@ def test_two_tables_opened_at_once_for_one_player_seat_them_once():
         thread.join(60)
     assert sorted(outcomes) == ["opened", "refused"]
     assert Seat.objects.filter(user=shared).count() == 1
+
+
+# --- berserk: a seat halves its own turn time before the match's first move (SPEC 16) -----------------
+
+
+@override_settings(TABLE_FAIR_SEED_SECONDS=0)
+def test_berserk_halves_the_seats_own_clock_and_only_before_the_first_move():
+    from apps.tables import selectors
+
+    ana, bogdan = make_user("ana"), make_user("bogdan")
+    table = services.table_open_started(players=[ana, bogdan], game="tile-rummy", seat_count=2, turn_seconds=60)
+    table, state = state_of(table.pk)
+    game = Game.objects.get(pk=table.current_game_id)
+    to_move = services_rules_to_move(table, state)
+    mover = (ana, bogdan)[to_move]
+    before = game.deadline
+    services.seat_berserk(table_id=table.pk, by=mover)
+    services.seat_berserk(table_id=table.pk, by=mover)  # a second press changes nothing more
+    game.refresh_from_db()
+    table.refresh_from_db()
+    assert before - game.deadline == timedelta(seconds=30)
+    assert table.due_at == game.deadline
+    assert table.seating[to_move]["berserk"] and not table.seating[1 - to_move]["berserk"]
+    services.game_move(table_id=table.pk, by=mover, move=human_move(table.pk, to_move, random.Random(3)))
+    with pytest.raises(services.NotAllowed, match="before the first move"):
+        services.seat_berserk(table_id=table.pk, by=(ana, bogdan)[1 - to_move])
+    table.refresh_from_db()
+    assert not table.seating[1 - to_move]["berserk"]
+    assert selectors.own_turns_in_match(table.match_id, (ana, bogdan)[1 - to_move].pk) == 0
+    assert selectors.own_turns_in_match(table.match_id, make_user("carmen").pk) == 0
+
+
+def services_rules_to_move(table, state):
+    return get_rules(table.game).to_move(state)
+
+
+def test_berserk_is_refused_without_a_seat_or_a_timer():
+    ana, bogdan, carmen = make_user("ana"), make_user("bogdan"), make_user("carmen")
+    timed = services.table_open_started(players=[ana, bogdan], game="tile-rummy", seat_count=2, turn_seconds=60)
+    with pytest.raises(services.NotAllowed, match="no seat"):
+        services.seat_berserk(table_id=timed.pk, by=carmen)
+    untimed = services.table_open_started(
+        players=[carmen, make_user("dan")], game="tile-rummy", seat_count=2, turn_seconds=0
+    )
+    with pytest.raises(services.NotAllowed, match="timed match"):
+        services.seat_berserk(table_id=untimed.pk, by=carmen)
+    assert not Seat.objects.filter(berserk=True).exists()

@@ -63,6 +63,8 @@ def test_berserk_before_the_first_move_is_marked_and_after_it_refused(client, ar
     seat = services.tournament_berserk(tournament_id=arena.pk, by=ana)
     assert seat.berserk
     table = Table.objects.get(pk=seat.arena_table.table_id)
+    mine = next(info for info in table.seating if info["user_id"] == ana.pk)
+    assert mine["berserk"]  # the table's clock gives ana half the pace (tests/tables/test_open_started.py)
     Game.objects.filter(match_id=table.match_id).update(move_count=1)  # the first move is made
     with pytest.raises(services.TournamentError, match="before the first move"):
         services.tournament_berserk(tournament_id=arena.pk, by=bogdan)

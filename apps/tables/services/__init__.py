@@ -25,6 +25,7 @@ The map, one idea a module, each importing only the ones above it:
 from apps.tables.services.due import game_ready, games_extend_deadlines, table_due, tables_sweep_due
 from apps.tables.services.errors import MoveOutcome, NotAllowed, StaleVersion, TableError, TableNotFound
 from apps.tables.services.matches import (
+    seat_berserk,
     table_new_match,
     table_open_started,
     table_pace,
@@ -59,6 +60,7 @@ __all__ = [
     "games_extend_deadlines",
     "invitation_accept",
     "invitation_decline",
+    "seat_berserk",
     "seat_kick",
     "table_abort_absent",
     "table_close",

@@ -34,7 +34,8 @@ def schedule(table: Table, game: Game, rules: Rules[Any], state: Any, now: datet
     """Decide what the table does next by itself, and when (a new turn also starts its clock)."""
     to_move = rules.to_move(state)
     if new_turn:
-        game.deadline = now + timedelta(seconds=table.turn_seconds) if table.turn_seconds else None
+        limit = turn_time(table, to_move)
+        game.deadline = now + timedelta(seconds=limit) if limit else None
     if to_move is None:
         table.due_action, table.due_at = Due.NOTHING, None
         return
@@ -50,6 +51,16 @@ def schedule(table: Table, game: Game, rules: Rules[Any], state: Any, now: datet
         table.due_action, table.due_at = Due.TIMEOUT, game.deadline
     else:
         table.due_action, table.due_at = Due.NOTHING, None
+
+
+def turn_time(table: Table, seat: int | None) -> float:
+    """The seconds of a turn of `seat` (0: no timer): the table's pace, halved for a seat that went
+    berserk (SPEC 16). Read from the seating at hand: no query."""
+    if not table.turn_seconds:
+        return 0
+    if seat is not None and table.seating[seat].get("berserk"):
+        return table.turn_seconds / 2
+    return table.turn_seconds
 
 
 def turn_passed(table: Table, rules: Rules[Any], state: Any) -> tuple[TurnPassed, ...]:

@@ -4,7 +4,7 @@ player and bots, and what happens at a table once a match is over (rematch, a ne
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -96,7 +96,13 @@ def table_open_started(
         )
         now = timezone.now()
         rows = [
-            Seat(table=table, index=index, user=people[index] if index < len(people) else None, bot_level=level, joined_at=now)
+            Seat(
+                table=table,
+                index=index,
+                user=people[index] if index < len(people) else None,
+                bot_level=level,
+                joined_at=now,
+            )
             for index, level in enumerate(levels)
         ]
         Seat.objects.bulk_create(rows)
@@ -113,10 +119,9 @@ def start(table: Table, rows: list[Seat], now: datetime | None = None, events: S
     now = now or timezone.now()
     number = Match.objects.filter(table=table).count() + 1
     for seat in rows:
-        if seat.left_match or seat.rematch:
-            seat.left_match = False
-            seat.rematch = False
-            seat.save(update_fields=["left_match", "rematch"])
+        if seat.left_match or seat.rematch or seat.berserk:
+            seat.left_match = seat.rematch = seat.berserk = False
+            seat.save(update_fields=["left_match", "rematch", "berserk"])
     save_seating(table, rows, starting=True)  # the table is still open: this decides whether the match is rated
     rated, reasons = table.rated, list(table.unrated_reasons)
     waiting = EngineMatch(table.game, table.seat_count, table.match_length, 0, (), (False,) * table.seat_count)
@@ -202,6 +207,41 @@ def table_pace(*, table_id: int, by: User, turn_seconds: int) -> None:
         bump(table)
         table.save(update_fields=["turn_seconds", "unrated_reasons", "version", "due_action", "due_at", "updated_at"])
         effects.after_commit(table)
+
+
+def seat_berserk(*, table_id: int, by: User) -> None:
+    """The player halves their own turn time for this match (an arena's berserk, SPEC 16; the arena decides
+    where it is offered and calls this): only at a timed table whose match has started and has no move
+    yet. If the first turn is theirs and already running, its clock loses half the pace at once. A second
+    call changes nothing."""
+    check_may_act(by)
+    with transaction.atomic():
+        table = lock(table_id)
+        row = seat_row(seats(table), by)
+        if row is None or row.left_match:
+            raise NotAllowed(_("You have no seat at this table."))
+        if table.status != Table.Status.PLAYING or not table.turn_seconds:
+            raise NotAllowed(_("Berserk is only possible in a timed match."))
+        game = table.current_game
+        if game is not None and (game.number > 1 or game.move_count > 0):
+            raise NotAllowed(_("Berserk is only possible before the first move."))
+        if row.berserk:
+            return
+        row.berserk = True
+        row.save(update_fields=["berserk"])
+        table.seating = [dict(info, berserk=True) if info["index"] == row.index else info for info in table.seating]
+        if (
+            game is not None
+            and game.deadline is not None
+            and rules_of(table).to_move(rules_of(table).from_dict(game.state)) == row.index
+        ):
+            game.deadline -= timedelta(seconds=table.turn_seconds / 2)
+            game.save(update_fields=["deadline"])
+            if table.due_action == Due.TIMEOUT:
+                table.due_at = game.deadline
+        bump(table)
+        table.save(update_fields=["seating", "version", "due_at", "updated_at"])
+        effects.after_commit(table, lobby=False)
 
 
 def table_rematch(*, table_id: int, by: User) -> None:
