@@ -153,17 +153,21 @@ def entries_sweep(*, now: datetime | None = None) -> int:
     that commits first keeps its row: the delete re-reads `seen_at` under the row's lock)."""
     now = now or timezone.now()
     gone = now - gone_after()
+    # Reads first, and a write only when there is something to remove: the wave runs every two seconds,
+    # and on the embedded default (SQLite) an empty DELETE still takes the database's write lock.
+    users = list(PoolEntry.objects.filter(table_id__isnull=True, seen_at__lt=gone).values_list("user_id", flat=True))
+    removed = seeks = 0
     with transaction.atomic():
-        users = list(
-            PoolEntry.objects.filter(table_id__isnull=True, seen_at__lt=gone).values_list("user_id", flat=True)
-        )
-        removed = PoolEntry.objects.filter(user_id__in=users, table_id__isnull=True, seen_at__lt=gone).delete()[0]
-        for user_id in users:
-            effects.tell(user_id, {"type": "left"})
-        seeks = Seek.objects.filter(seen_at__lt=gone).delete()[0]
-        if seeks:
-            effects.seeks_changed()
-        Wait.objects.filter(at__lt=now - KEEP_WAITS).delete()  # the typical wait reads the last hour's
+        if users:
+            removed = PoolEntry.objects.filter(user_id__in=users, table_id__isnull=True, seen_at__lt=gone).delete()[0]
+            for user_id in users:
+                effects.tell(user_id, {"type": "left"})
+        if Seek.objects.filter(seen_at__lt=gone).exists():
+            seeks = Seek.objects.filter(seen_at__lt=gone).delete()[0]
+            if seeks:
+                effects.seeks_changed()
+        if Wait.objects.filter(at__lt=now - KEEP_WAITS).exists():  # the typical wait reads the last hour's
+            Wait.objects.filter(at__lt=now - KEEP_WAITS).delete()
     return removed + seeks
 
 
