@@ -39,6 +39,7 @@ def item_of(wired: dict[str, Any]) -> Item:
         read=bool(wired.get("read")),
         created=str(wired.get("created") or ""),
         tournament_id=wired.get("tournament"),
+        challenge_id=wired.get("challenge"),
     )
 
 

@@ -147,7 +147,7 @@ def payload(notification: Notification, language: str) -> bytes:
     with translation.override(language):
         actor = notification.actor.username if notification.actor is not None else ""
         body = texts.describe(notification.kind, actor, notification.table_id, notification.reason)
-        data = {"title": texts.title(), "body": body, "url": texts.link(notification.table_id, notification.tournament_id),
+        data = {"title": texts.title(), "body": body, "url": texts.link(notification.table_id, notification.tournament_id, notification.challenge_id),
                 "tag": topic(notification)}
         return json.dumps(data, ensure_ascii=False).encode()
 

@@ -44,6 +44,7 @@ def wire(notification: Notification, actor_name: str) -> dict[str, object]:
         "actor": actor_name,
         "table": notification.table_id,
         "tournament": notification.tournament_id,
+        "challenge": notification.challenge_id,
         "reason": notification.reason,
         "read": notification.read_at is not None,
         "created": notification.created_at.isoformat(),

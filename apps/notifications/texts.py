@@ -26,12 +26,13 @@ class Item:
     read: bool
     created: str  # ISO 8601
     tournament_id: int | None = None
+    challenge_id: int | None = None
 
     def text(self) -> str:
         return describe(self.kind, self.actor, self.table_id, self.reason)
 
     def url(self) -> str:
-        return link(self.table_id, self.tournament_id)
+        return link(self.table_id, self.tournament_id, self.challenge_id)
 
     def frame(self) -> dict[str, object]:
         return {"id": self.id, "kind": self.kind, "text": self.text(), "url": self.url(), "read": self.read,
@@ -66,12 +67,15 @@ def describe(kind: str, actor: str, table_id: int | None, reason: str = "") -> s
     return _("Something happened.")
 
 
-def link(table_id: int | None, tournament_id: int | None = None) -> str:
-    """Where the notification takes its reader: the table, the tournament, or the list of notifications."""
+def link(table_id: int | None, tournament_id: int | None = None, challenge_id: int | None = None) -> str:
+    """Where the notification takes its reader: the table, the tournament, the challenge's page (the
+    players' pages, apps/players), or the list of notifications."""
     if table_id is not None:
         return reverse("tables:table", args=[table_id])
     if tournament_id is not None:
         return reverse("tournaments:detail", args=[tournament_id])
+    if challenge_id is not None:
+        return reverse("players:challenge", args=[challenge_id])
     return reverse("notifications:list")
 
 

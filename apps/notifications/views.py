@@ -35,6 +35,7 @@ def item(notification: Notification) -> Item:
         read=notification.read_at is not None,
         created=notification.created_at.isoformat(),
         tournament_id=notification.tournament_id,
+        challenge_id=notification.challenge_id,
     )
 
 

@@ -31,12 +31,32 @@ function addToList(item) {
   const link = document.createElement("a");
   link.className = "note__text";
   link.href = `${list.dataset.openBase}${item.id}/open/`;
-  link.textContent = item.text;
+  const unread = document.createElement("span");
+  unread.className = "visually-hidden";
+  unread.textContent = `${list.dataset.unreadLabel} `;
+  link.append(unread, item.text);
   const time = document.createElement("time");
   time.className = "note__time";
   time.dateTime = item.created;
   time.textContent = list.dataset.justNow || "";
-  row.append(link, time);
+  // The same "Mark read" form the server renders for an unread one.
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = list.dataset.readUrl;
+  form.className = "inline-form note__read";
+  for (const [name, value] of [["csrfmiddlewaretoken", list.dataset.csrf], ["id", String(item.id)]]) {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  const button = document.createElement("button");
+  button.type = "submit";
+  button.className = "link-button";
+  button.textContent = list.dataset.markRead;
+  form.append(button);
+  row.append(link, time, form);
   list.prepend(row);
 }
 

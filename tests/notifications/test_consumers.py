@@ -30,11 +30,12 @@ async def test_the_bell_hears_its_players_notifications_live_in_its_own_language
     assert await receive(english) == {"type": "unread", "unread": 1}
     assert await receive(romanian) == {"type": "unread", "unread": 1}
     assert await receive(others) == {"type": "unread", "unread": 0}
-    note = await db(services.notify)(user_id=alice.pk, kind=Kind.CHALLENGE_RECEIVED, actor_id=bob.pk, actor_name="bob")
+    note = await db(services.notify)(user_id=alice.pk, kind=Kind.CHALLENGE_RECEIVED, actor_id=bob.pk, actor_name="bob",
+                                    challenge_id=5)
     frame = await receive(english)
     assert frame["type"] == "notification" and frame["unread"] == 2
     assert frame["item"]["id"] == note.pk and frame["item"]["text"] == "bob challenged you to a table."
-    assert frame["item"]["url"] == "/notifications/"
+    assert frame["item"]["url"] == "/challenges/5/"  # the challenge's page
     assert (await receive(romanian))["item"]["text"] == "bob te-a provocat la o masă."
     await db(services.mark_read)(user_id=alice.pk)
     assert await receive(english) == {"type": "unread", "unread": 0}

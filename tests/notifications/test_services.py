@@ -23,7 +23,7 @@ def test_a_notification_is_told_to_the_players_topic_after_the_commit_with_ids_a
         assert told.frames == []  # nothing before the commit
     [frame] = told.to(alice.pk)
     assert frame["type"] == "notification" and frame["unread"] == 1
-    assert frame["item"] == {"id": made.pk, "kind": "challenge_received", "actor": "bob", "table": None, "tournament": None, "reason": "",
+    assert frame["item"] == {"id": made.pk, "kind": "challenge_received", "actor": "bob", "table": None, "tournament": None, "challenge": 7, "reason": "",
                              "read": False, "created": made.created_at.isoformat()}
     assert told.to(bob.pk) == []
 
