@@ -63,3 +63,4 @@ def test_two_friends_see_each_other_online_and_a_challenge_lands_both_at_the_sta
     ana.locator("#seats .seat .action-menu__toggle").first.click()
     link = ana.get_by_role("link", name="Profile: follow or challenge")
     assert link.get_attribute("href") == "/u/bogdan-friend/"
+    screenshot(ana, "friends-seat-menu-desktop")
