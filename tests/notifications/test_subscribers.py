@@ -10,7 +10,7 @@ import pytest
 from apps.engine.game import get_rules
 from apps.lib.events import deliver, subscribe, unsubscribe
 from apps.notifications.models import Kind, Notification
-from apps.social.events import ChallengeAnswered, ChallengeReceived
+from apps.social.events import ChallengeAnswered, ChallengeGone, ChallengeReceived
 from apps.social.models import Follow
 from apps.tables import services
 from apps.tables.events import TableOpened, TurnPassed
@@ -119,3 +119,12 @@ def test_the_entrants_of_a_tournament_starting_in_5_minutes_are_told_once_each(a
     deliver([TournamentStartsSoon(tournament_id=4, user_ids=(bob.pk, alice.pk, bob.pk), starts_at="2026-12-07T16:00:00+00:00")])
     rows = sorted(Notification.objects.values_list("user_id", "kind", "tournament_id"))
     assert rows == [(alice.pk, Kind.TOURNAMENT_SOON, 4), (bob.pk, Kind.TOURNAMENT_SOON, 4)]
+
+
+def test_a_challenge_gone_leaves_its_challenge_to_you_read_and_nothing_else(alice, bob, carol, told):
+    deliver([ChallengeReceived(challenge_id=3, challenger_id=alice.pk, user_id=bob.pk),
+             ChallengeReceived(challenge_id=3, challenger_id=alice.pk, user_id=carol.pk),
+             ChallengeReceived(challenge_id=4, challenger_id=alice.pk, user_id=bob.pk)])
+    deliver([ChallengeGone(challenge_id=3, challenger_id=alice.pk, user_ids=(bob.pk, carol.pk), reason="cancelled")])
+    unread = sorted(Notification.objects.filter(read_at__isnull=True).values_list("user_id", "challenge_id"))
+    assert unread == [(bob.pk, 4)]
