@@ -111,7 +111,7 @@ class PairingSocket(Endpoint):
 
 class ArrivalPart(SocketPart):
     """A part of every table's socket: a signed-in player's socket opening at the table tells pairing
-    they came (one indexed update; nothing more for a table no pairing made). A paired player's socket
+    they came (one indexed read for a table no pairing made; an update for a paired player). A paired player's socket
     then hears their pairing topic until it closes: if another player does not come, the table closes and
     this player is back at the front of the pool, and the socket says so with a `pairing` frame
     (`{"type": "pairing", "url": "/play/quick/wait/"}`: the waiting screen to go back to)."""

@@ -336,9 +336,14 @@ def bots_fill(*, now: datetime) -> list[int]:
 
 def arrival(*, table_id: int, user_id: int) -> bool:
     """A paired player's socket opened at the table: they came. Once everyone has, the pairing is done.
-    Returns whether the player was paired at this table and had not come yet."""
+    Returns whether the player was paired at this table and had not come yet. Every table socket of a
+    signed-in player asks, so a table no pairing made costs one indexed read and no write (a write, even
+    of no row, takes SQLite's database lock and PostgreSQL's transaction)."""
+    waiting = PoolEntry.objects.filter(table_id=table_id, user_id=user_id, arrived=False)
+    if not waiting.exists():
+        return False
     with transaction.atomic():
-        came = bool(PoolEntry.objects.filter(table_id=table_id, user_id=user_id, arrived=False).update(arrived=True))
+        came = bool(waiting.update(arrived=True))
         if came and not PoolEntry.objects.filter(table_id=table_id, arrived=False).exists():
             PoolEntry.objects.filter(table_id=table_id).delete()
     return came

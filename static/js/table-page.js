@@ -248,6 +248,12 @@ function renderFeltStatus(frame) {
 // Frames from the server
 
 function onFrame(frame) {
+  // Quick pairing: another paired player did not come, this table closed, and this player is back at the
+  // front of the pool: the waiting screen again (a path of this site only).
+  if (frame.type === "pairing" && typeof frame.url === "string" && /^\/(?!\/)/.test(frame.url)) {
+    location.assign(frame.url);
+    return;
+  }
   if (hints && hints.take(frame)) return;
   if (frame.type === "presence") {
     page.away = new Set(frame.away);
