@@ -15,7 +15,8 @@ import logging
 
 from django.core.cache import cache
 
-from apps.live.threads import off_loop
+from apps.live.threads import db, off_loop
+from apps.notifications.services import read_at_table
 from apps.tables.parts import SocketPart
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,8 @@ def is_at_table(table_id: int, user_id: int) -> bool:
 
 
 class TablePresencePart(SocketPart):
-    """Counts a signed-in player's table socket while it is open (no frames of its own)."""
+    """Counts a signed-in player's table socket while it is open (no frames of its own), and reads the
+    player's notifications of that table: they are at it now."""
 
     renewing: asyncio.Task[None] | None = None
 
@@ -73,6 +75,7 @@ class TablePresencePart(SocketPart):
             log.warning("Could not count a socket at table %s: %s", self.socket.table_id, error)
             return
         self.renewing = asyncio.ensure_future(self._renew(self.socket.table_id, user_id))
+        await db(read_at_table)(user_id=user_id, table_id=self.socket.table_id)
 
     async def _renew(self, table_id: int, user_id: int) -> None:
         while True:

@@ -121,6 +121,14 @@ def mark_read(*, user_id: int, ids: Iterable[int] | None = None, now: datetime |
     return changed
 
 
+def read_at_table(*, user_id: int, table_id: int) -> int:
+    """The player opened the table: what told them of it ("your turn", a friend's table) is read."""
+    ids = list(
+        Notification.objects.filter(user_id=user_id, table_id=table_id, read_at__isnull=True).values_list("pk", flat=True)
+    )
+    return mark_read(user_id=user_id, ids=ids) if ids else 0
+
+
 def prune(*, now: datetime | None = None) -> int:
     """Delete the notifications older than 30 days; returns how many."""
     deleted, _ = Notification.objects.filter(created_at__lt=(now or timezone.now()) - KEPT).delete()

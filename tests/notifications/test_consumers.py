@@ -75,3 +75,22 @@ async def test_a_players_table_socket_counts_them_at_the_table_while_open():
     await until(True)
     await first.disconnect()
     await until(False)
+
+
+async def test_opening_the_table_reads_the_players_notifications_of_that_table():
+    from apps.notifications.models import Notification
+    from apps.tables import services as tables
+
+    alice = await db(make_user)("alice")
+    table = await db(tables.table_open)(by=alice, game="tile-rummy", seat_count=2)
+    here = await db(services.notify)(user_id=alice.pk, kind=Kind.YOUR_TURN, table_id=table.pk)
+    elsewhere = await db(services.notify)(user_id=alice.pk, kind=Kind.YOUR_TURN, table_id=table.pk + 1000)
+    bell = await connect("/ws/notifications/", alice)
+    assert await receive(bell) == {"type": "unread", "unread": 2}
+    socket = await connect(f"/ws/tables/{table.pk}/", alice)
+    await receive(socket)
+    assert await receive(bell) == {"type": "unread", "unread": 1}
+    assert await db(lambda: Notification.objects.get(pk=here.pk).read_at is not None)()
+    assert await db(lambda: Notification.objects.get(pk=elsewhere.pk).read_at is None)()
+    await socket.disconnect()
+    await bell.disconnect()
