@@ -40,7 +40,8 @@ class ChatPart(SocketPart):
     frames: ClassVar[dict[str, FrameSpec]] = CHAT_FRAMES
     muted: set[int]
     history_shown: list[int]  # the ids of the messages the history sent this socket
-    history_sent: asyncio.Event
+    history_sent: asyncio.Event  # set once the history is sent: chat frames heard before it wait in heard_early
+    heard_early: list[dict[str, Any]]
     _repairs: set[asyncio.Task[None]]
 
     async def opened(self) -> None:
@@ -59,7 +60,7 @@ class ChatPart(SocketPart):
 
     def chat_listen(self) -> None:
         self.muted = set()
-        self.history_shown, self.history_sent, self._repairs = [], asyncio.Event(), set()
+        self.history_shown, self.history_sent, self._repairs, self.heard_early = [], asyncio.Event(), set(), []
         self._chat_listener = self.heard_chat
         bus().listen(chat_topic(self.socket.table_id), self._chat_listener)
 
@@ -76,8 +77,12 @@ class ChatPart(SocketPart):
 
         self.muted, messages = await db(load)()
         self.history_shown = [message["id"] for message in messages]
-        self.history_sent.set()
         await self.socket.send_json({"type": "chat_history", "messages": messages, "muted": sorted(self.muted)})
+        self.history_sent.set()
+        early, self.heard_early = self.heard_early, []
+        for published in early:  # heard while the history was read: the client keeps one of each id
+            if published.get("a") is None or published["a"] not in self.muted:
+                await self.socket.send_text(published["f"])
 
     def chat_subscribed(self) -> None:
         task = asyncio.ensure_future(self.send_chat_since())
@@ -97,6 +102,9 @@ class ChatPart(SocketPart):
 
     def heard_chat(self, text: str) -> None:
         published = json.loads(text)
+        if not self.history_sent.is_set():  # the history, sent after, would replace it on the client
+            self.heard_early.append(published)
+            return
         if published.get("a") is not None and published["a"] in self.muted:
             return
         self.socket.spawn_send(published["f"])

@@ -140,3 +140,35 @@ async def test_a_chat_message_said_before_the_subscribe_is_in_effect_reaches_the
     assert frames[-1]["id"] == earlier["message"]["id"]
     assert subscribers(bus, chat_topic(table.pk)) == 1
     await client.disconnect()
+
+
+async def test_a_chat_message_heard_while_the_history_is_read_comes_after_the_history(held, monkeypatch):
+    """The client replaces its messages with the history: one heard while the history was being read
+    (and not in it) must be sent after the history, not before."""
+    bus, hold = held
+    hold.release()
+    alice, bob = await db(make_user)("alice"), await db(make_user)("bob")
+    table = await db(services.table_open)(by=alice, game="tile-rummy", seat_count=2, bots=["easy"])
+    shard, delivered = bus.shards[0], threading.Event()
+    deliver = shard.deliver
+
+    def counted(channel: bytes, data: bytes) -> None:
+        deliver(channel, data)  # the socket's listener is scheduled in the loop when this returns
+        if channel == bus.channel(chat_topic(table.pk)):
+            delivered.set()
+
+    shard.deliver = counted
+    history = chat.chat_history
+
+    def read_then_said(**kwargs: Any) -> list[dict[str, Any]]:
+        read = history(**kwargs)
+        chat.chat_say(table_id=table.pk, by=alice, text="said during the read")
+        assert delivered.wait(CEILING)  # heard by the socket's process before the history is sent
+        return read
+
+    monkeypatch.setattr(chat, "chat_history", read_then_said)
+    client = await connect(f"/ws/tables/{table.pk}/?chat=1", bob)
+    frames = await frames_until(client, lambda frame: frame["type"] == "chat")
+    kinds = [frame["type"] for frame in frames if frame["type"].startswith("chat")]
+    assert kinds == ["chat_history", "chat"] and frames[-1]["message"]["text"] == "said during the read"
+    await client.disconnect()
