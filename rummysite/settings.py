@@ -261,6 +261,8 @@ TABLES_DB_THREADS = env.get_int("TABLES_DB_THREADS", 4, minimum=1, maximum=64)
 # when it ends); the others wait their turn (rummysite/connections.py).
 HTTP_CONCURRENCY = env.get_int("HTTP_CONCURRENCY", 8, minimum=1, maximum=1000)
 TABLE_AUTOPILOT_DELAY = 0.6  # seconds before an autopilot turn
+# SPEC 17, slow tables: at a table without a timer, a turn waits this long before the autopilot plays it.
+TABLE_SLOW_AWAY_SECONDS = env.get_float("TABLE_SLOW_AWAY_SECONDS", 24 * 3600, minimum=60, maximum=7 * 24 * 3600)
 # Downtime (apps/tables/liveness.py): web processes write a heartbeat; after downtime every turn clock
 # gets it back plus this grace, in seconds.
 TABLE_WEB_HEARTBEAT = env.get_bool("TABLE_WEB_HEARTBEAT", not TESTING)

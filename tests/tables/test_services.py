@@ -543,7 +543,8 @@ def test_a_player_alone_with_bots_sets_the_pace_and_the_running_turn_gets_the_ne
     while Table.objects.get(pk=table.pk).due_action == Table.Due.BOT:
         run_due(table.pk)
     table = Table.objects.get(pk=table.pk)
-    assert table.due_action == Table.Due.NOTHING  # alice's turn, no clock
+    assert table.due_action == Table.Due.TIMEOUT  # alice's turn, no clock: only the slow table's day
+    assert table.due_at > timezone.now() + timedelta(hours=23)
     services.table_pace(table_id=table.pk, by=alice, turn_seconds=30)
     paced = Table.objects.select_related("current_game").get(pk=table.pk)
     assert paced.turn_seconds == 30 and paced.version == table.version + 1
@@ -553,7 +554,21 @@ def test_a_player_alone_with_bots_sets_the_pace_and_the_running_turn_gets_the_ne
     with pytest.raises(services.TableError):
         services.table_pace(table_id=table.pk, by=alice, turn_seconds=45)  # not one of the game's paces
     services.table_pace(table_id=table.pk, by=alice, turn_seconds=0)
-    assert Table.objects.get(pk=table.pk).due_action == Table.Due.NOTHING
+    assert Table.objects.get(pk=table.pk).due_at > timezone.now() + timedelta(hours=23)
+
+
+def test_at_a_slow_table_a_player_away_a_day_goes_on_autopilot_and_the_others_play_on(alice, bob):
+    """SPEC 17: a table without a timer waits a day for a turn, then the autopilot plays it (as a timeout
+    does at a timed table) and the seat is away until its player is back."""
+    table, state = state_of(started(alice, bob, turn_seconds=0).pk)
+    rules = get_rules(table.game)
+    seat = rules.to_move(state)
+    assert table.due_action == Table.Due.TIMEOUT
+    assert timedelta(hours=23, minutes=59) < table.due_at - timezone.now() <= timedelta(hours=24)
+    assert not services.table_due(table_id=table.pk, now=timezone.now() + timedelta(hours=23))  # not yet
+    assert services.table_due(table_id=table.pk, now=table.due_at)
+    table, state = state_of(table.pk)
+    assert rules.is_away(state, seat)
 
 
 def test_nobody_changes_the_pace_of_a_table_with_another_person(alice, bob):

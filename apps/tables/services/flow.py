@@ -26,6 +26,11 @@ from apps.tables.services.rows import bump, rules_of
 Due = Table.Due
 
 
+def slow_table_seconds() -> float:
+    """How long a turn at a table without a timer waits for its player before the autopilot plays it."""
+    return float(getattr(settings, "TABLE_SLOW_AWAY_SECONDS", 24 * 3600))
+
+
 def seconds(name: str, default: float) -> timedelta:
     return timedelta(seconds=float(getattr(settings, name, default)))
 
@@ -54,10 +59,12 @@ def schedule(table: Table, game: Game, rules: Rules[Any], state: Any, now: datet
 
 
 def turn_time(table: Table, seat: int | None) -> float:
-    """The seconds of a turn of `seat` (0: no timer): the table's pace, halved for a seat that went
-    berserk (SPEC 16). Read from the seating at hand: no query."""
+    """The seconds a turn of `seat` may take: the table's pace, halved for a seat that went berserk
+    (SPEC 16); at a table without a timer, a day (SPEC 17, slow tables: a player away that long goes on
+    autopilot, as a timeout does at a timed table, and the table's log tells the others; the page shows
+    no clock). Read from the seating at hand: no query."""
     if not table.turn_seconds:
-        return 0
+        return slow_table_seconds()
     if seat is not None and table.seating[seat].get("berserk"):
         return table.turn_seconds / 2
     return table.turn_seconds
