@@ -5,7 +5,6 @@ the table a challenge everyone accepted opens (`tables.services.table_open_start
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -27,23 +26,8 @@ def online_ids(user_ids: Iterable[int]) -> set[int]:
     ids = list(dict.fromkeys(user_ids))
     if not ids:
         return set()
-    counts = quota.counter()
-    keys = [f"u:{user_id}" for user_id in ids]
-    if isinstance(counts, quota.RedisCounts):
-        try:
-            client = counts.client
-            live = client.zrangebyscore(counts.processes_key, time.time(), "+inf")
-            pipe = client.pipeline()
-            for process in live:
-                pipe.hmget(counts.hash_of(process.decode() if isinstance(process, bytes) else str(process)), keys)
-            totals = [0] * len(keys)
-            for row in pipe.execute():
-                for index, value in enumerate(row):
-                    totals[index] += int(value or 0)
-            return {user_id for user_id, total in zip(ids, totals, strict=True) if total > 0}
-        except Exception:  # Redis away for a moment: this process's own sockets are what is known
-            pass
-    return {user_id for user_id, key in zip(ids, keys, strict=True) if counts.local.get(key, 0) > 0}
+    totals = quota.counter().peek([quota.user_key(user_id) for user_id in ids])
+    return {user_id for user_id, total in zip(ids, totals, strict=True) if total > 0}
 
 
 @dataclass
