@@ -7,28 +7,19 @@ differ on a puzzle (Check, not End turn) are the puzzle's own."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-
-def _forms(singular: str, plural: str) -> list[str]:
-    return [ngettext(singular, plural, count) for count in (1, 2, 20)]
+from apps.lib.script_words import plural_forms, tile_words
 
 
 def puzzle_strings() -> dict[str, object]:
     return {
         # Tiles (tiles.js)
-        "red": _("red"),
-        "yellow": _("yellow"),
-        "blue": _("blue"),
-        "black": _("black"),
-        "joker": _("joker"),
-        # Translators: a tile's name, e.g. "red 5".
-        "tile_name": _("%(colour)s %(number)s"),
+        **tile_words(),
         "joker_stands_for": _("joker, standing for %(tiles)s"),
         # The rack and your bar (rack.js, game-table.js)
         "your_rack_count": _("Your rack, %(count)s tiles"),
         "tile_drawn": _("%(tile)s, just drawn"),
-        "tiles_forms": _forms("%(count)s tile", "%(count)s tiles"),
+        "tiles_forms": plural_forms("%(count)s tile", "%(count)s tiles"),
         "you": _("you"),
         "points_short": _("%(points)s pts"),
         "badge_opened": _("Opened"),
@@ -43,7 +34,7 @@ def puzzle_strings() -> dict[str, object]:
         "opening_progress": _("Opening points"),
         # The Rearrange table (rearrange.js)
         "pool": _("Pool"),
-        "pool_count_forms": _forms("Pool: %(count)s tile", "Pool: %(count)s tiles"),
+        "pool_count_forms": plural_forms("Pool: %(count)s tile", "Pool: %(count)s tiles"),
         "draw_tile": _("Draw a tile"),
         "pass": _("Pass"),
         "new_set": _("New set"),
@@ -56,7 +47,7 @@ def puzzle_strings() -> dict[str, object]:
         "set_label_invalid": _("Set %(n)s: not a set yet"),
         "add_to_set": _("Add the selected tiles to set %(n)s"),
         "rr_no_sets": _("No sets on the table yet. Your first play needs 30 points in new sets from your own rack."),
-        "why_not_a_set_forms": _forms(
+        "why_not_a_set_forms": plural_forms(
             "Check is off: %(count)s set on the table is not legal yet.",
             "Check is off: %(count)s sets on the table are not legal yet.",
         ),
@@ -65,7 +56,7 @@ def puzzle_strings() -> dict[str, object]:
         "table_tiles_stay": _("Tiles from the table stay on the table: only your own tiles go back to your rack."),
         "hint_plan_rr": _("Not your turn: you can sort your rack and plan."),
         "hint_rr_select": _("Select tiles on your rack or on the table, then press + on a set or New set."),
-        "hint_rr_selected_forms": _forms(
+        "hint_rr_selected_forms": plural_forms(
             "%(count)s tile selected: press + on a set, or New set.",
             "%(count)s tiles selected: press + on a set, or New set.",
         ),
@@ -121,8 +112,8 @@ def puzzle_strings() -> dict[str, object]:
         "your_turn_first": _("You start with 15 tiles and no draw: open if you can, then discard a tile."),
         "your_turn_play": _("Lay your opening if you have 45 with a run, then discard a tile to end your turn."),
         "your_turn_play_opened": _("Lay melds, lay off, take a joker, then discard a tile to end your turn."),
-        "discards_under_forms": _forms("%(count)s tile under it", "%(count)s tiles under it"),
-        "pile_count_forms": _forms("Draw pile: %(count)s tile", "Draw pile: %(count)s tiles"),
+        "discards_under_forms": plural_forms("%(count)s tile under it", "%(count)s tiles under it"),
+        "pile_count_forms": plural_forms("Draw pile: %(count)s tile", "Draw pile: %(count)s tiles"),
         "take_discard": _("Take the last discard, %(tile)s, into a new meld"),
         "discard_chosen": _("%(tile)s, the last discard, is chosen: select two or more tiles to meld it with"),
         # The puzzle's own words
@@ -135,7 +126,7 @@ def puzzle_strings() -> dict[str, object]:
         "verdict_best_out": _(
             "Right! You go out: every tile of your rack is on the table. That is the best play there is."
         ),
-        "verdict_short_forms": _forms(
+        "verdict_short_forms": plural_forms(
             "A legal play, but %(count)s tile short: the best play places %(target)s.",
             "A legal play, but %(count)s tiles short: the best play places %(target)s.",
         ),

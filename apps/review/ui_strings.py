@@ -5,24 +5,14 @@ table's (static/js/tiles.js asks for them by these keys)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-
-def _forms(singular: str, plural: str) -> list[str]:
-    """The plural forms of one phrase for counts 1, 2 and 20 (English and Romanian), as i18n.js reads them."""
-    return [ngettext(singular, plural, count) for count in (1, 2, 20)]
+from apps.lib.script_words import plural_forms, tile_words
 
 
 def replay_strings() -> dict[str, object]:
     return {
-        "red": _("red"),
-        "yellow": _("yellow"),
-        "blue": _("blue"),
-        "black": _("black"),
-        "joker": _("joker"),
+        **tile_words(),
         "bot_account_name": _("%(name)s · BOT"),  # a bot account's name (SPEC 14), as at the table
-        # Translators: a tile's name, e.g. "red 5".
-        "tile_name": _("%(colour)s %(number)s"),
         "empty_seat": _("Empty seat"),
         "step_deal": _("The deal"),
         "step_n": _("Move %(n)s of %(count)s"),
@@ -31,11 +21,11 @@ def replay_strings() -> dict[str, object]:
         "winner": _("%(name)s wins"),
         "no_winner": _("Nobody went out"),
         "rack_of": _("%(name)s's rack"),
-        "tiles_forms": _forms("%(count)s tile", "%(count)s tiles"),
+        "tiles_forms": plural_forms("%(count)s tile", "%(count)s tiles"),
         "table_empty": _("Nothing on the table yet."),
         "indicator": _("Indicator"),
-        "pile_forms": _forms("Pile: %(count)s tile", "Pile: %(count)s tiles"),
-        "pool_forms": _forms("Pool: %(count)s tile", "Pool: %(count)s tiles"),
+        "pile_forms": plural_forms("Pile: %(count)s tile", "Pile: %(count)s tiles"),
+        "pool_forms": plural_forms("Pool: %(count)s tile", "Pool: %(count)s tiles"),
         "discards": _("Discards"),
         "to_move": _("%(name)s to move"),
         "game_over": _("Game over"),
@@ -51,23 +41,23 @@ def replay_strings() -> dict[str, object]:
         "review_best_place": _("Best: place"),
         "review_best_table": _("The table after it"),
         "review_legend": _("✓ the most the rules allowed · ✗ could have placed more"),
-        "review_missed_forms": _forms(
+        "review_missed_forms": plural_forms(
             "Could have placed %(count)s more tile (%(points)s points)",
             "Could have placed %(count)s more tiles (%(points)s points)",
         ),
         "review_missed_points": _("Could have placed %(points)s more points"),
         "review_by_table": _("played by the table"),
         "review_hint": _("hint used"),
-        "summary_missed_forms": _forms(
+        "summary_missed_forms": plural_forms(
             "%(count)s turn where %(name)s could have placed more: %(tiles)s tiles, %(points)s points",
             "%(count)s turns where %(name)s could have placed more: %(tiles)s tiles, %(points)s points",
         ),
-        "summary_missed_you_forms": _forms(
+        "summary_missed_you_forms": plural_forms(
             "%(count)s turn where you could have placed more: %(tiles)s tiles, %(points)s points",
             "%(count)s turns where you could have placed more: %(tiles)s tiles, %(points)s points",
         ),
         "summary_clean": _("%(name)s placed the most the rules allowed on every turn."),
-        "summary_hints_forms": _forms("%(count)s hint used", "%(count)s hints used"),
+        "summary_hints_forms": plural_forms("%(count)s hint used", "%(count)s hints used"),
         "go_to_turn": _("Go to turn %(n)s"),
         # A move in words (the house game's notation, docs/engine.md), followed by its tiles
         "mv_draw": _("drew a tile"),
@@ -87,13 +77,13 @@ def replay_strings() -> dict[str, object]:
 def hint_strings() -> dict[str, object]:
     """The words of the hints at unrated tables (static/js/hints.js), with the table page's strings."""
     return {
-        "tip_button_forms": _forms("Hint (%(count)s left)", "Hints (%(count)s left)"),
+        "tip_button_forms": plural_forms("Hint (%(count)s left)", "Hints (%(count)s left)"),
         "tip_none_left": _("No hints left this game"),
         "tip_not_your_turn": _("A hint is for your own turn."),
         "tip_draw_first": _("Draw first: then a hint can use the tile you drew."),
         "tip_asking": _("Finding the best play…"),
         "tip_title": _("Hint"),
-        "tip_places_forms": _forms("You can place %(count)s tile (%(points)s points).", "You can place %(count)s tiles (%(points)s points)."),
+        "tip_places_forms": plural_forms("You can place %(count)s tile (%(points)s points).", "You can place %(count)s tiles (%(points)s points)."),
         "tip_nothing": _("Nothing can be placed this turn: draw a tile."),
         "tip_target": _("The table after this play (your tiles are marked):"),
         "tip_steps": _("Do this, in this order:"),

@@ -8,16 +8,12 @@ plural forms of one phrase for counts 1, 2 and 20, which covers English and Roma
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from apps.catalog.data import CATALOG
+from apps.lib.script_words import plural_forms, tile_words
 from apps.tables import rated
 from apps.tables.models import BotLevel
 from apps.tables.parts import page_strings
-
-
-def _forms(singular: str, plural: str) -> list[str]:
-    return [ngettext(singular, plural, count) for count in (1, 2, 20)]
 
 
 def unrated_reasons() -> dict[str, str]:
@@ -51,13 +47,7 @@ def aborted_reasons() -> dict[str, str]:
 
 def common_strings() -> dict[str, object]:
     return {
-        "red": _("red"),
-        "yellow": _("yellow"),
-        "blue": _("blue"),
-        "black": _("black"),
-        "joker": _("joker"),
-        # Translators: a tile's name, e.g. "red 5".
-        "tile_name": _("%(colour)s %(number)s"),
+        **tile_words(),
         "conn_connecting": _("Connecting…"),
         "conn_connected": _("Connected"),
         "conn_reconnecting": _("Reconnecting…"),
@@ -69,7 +59,7 @@ def common_strings() -> dict[str, object]:
         "unrated_reasons": unrated_reasons(),
         "private": _("Private"),
         "single_game": _("One game"),
-        "match_of_games_forms": _forms("Match of %(count)s game", "Match of %(count)s games"),
+        "match_of_games_forms": plural_forms("Match of %(count)s game", "Match of %(count)s games"),
         "seat_free": _("Seat %(n)s: free"),
         "free_seat": _("Free seat"),
         "empty_seat": _("Empty seat"),
@@ -101,10 +91,10 @@ def lobby_strings() -> dict[str, object]:
         "seats_label": _("Seats"),
         "table_n": _("Table %(id)s"),
         "seat_n": _("Seat %(n)s"),
-        "live_tables_forms": _forms("%(count)s table live now", "%(count)s tables live now"),
+        "live_tables_forms": plural_forms("%(count)s table live now", "%(count)s tables live now"),
         "nobody_playing": _("No table is open right now: be the first."),
         # The create-table form's search for bot accounts that are online (SPEC 14)
-        "bots_online_forms": _forms("%(count)s bot account online", "%(count)s bot accounts online"),
+        "bots_online_forms": plural_forms("%(count)s bot account online", "%(count)s bot accounts online"),
         "rated_if_players": _("Rated, if every player who sits has an account with a verified email address."),
         "no_bots_online": _("No bot account with that name is online now: you can still invite one by its name."),
     }
@@ -130,7 +120,7 @@ def table_strings() -> dict[str, object]:
         "fair_waiting_seeds": _("Shuffling: every player's browser adds a random seed to the deal (a few seconds)."),
         # Seats and badges
         "you": _("you"),
-        "tiles_forms": _forms("%(count)s tile", "%(count)s tiles"),
+        "tiles_forms": plural_forms("%(count)s tile", "%(count)s tiles"),
         "points_short": _("%(points)s pts"),
         "their_turn": _("their turn"),
         "badge_opened": _("Opened"),
@@ -145,7 +135,7 @@ def table_strings() -> dict[str, object]:
         # The waiting room
         "waiting_for_players": _("Waiting for players"),
         "waiting_all_seated": _("Every seat is taken."),
-        "waiting_empty_forms": _forms("%(count)s seat is still empty.", "%(count)s seats are still empty."),
+        "waiting_empty_forms": plural_forms("%(count)s seat is still empty.", "%(count)s seats are still empty."),
         "waiting_host": _("The host starts the match when every seat is taken."),
         "sit_here": _("Sit here"),
         "start_match": _("Start the match"),
@@ -171,13 +161,13 @@ def table_strings() -> dict[str, object]:
         "double_game": _("Double game ×2"),
         "double_game_title": _("The indicator is a 1 or a joker: every point of this game counts twice"),
         "draw_pile": _("Draw pile"),
-        "pile_count_forms": _forms("Draw pile: %(count)s tile", "Draw pile: %(count)s tiles"),
+        "pile_count_forms": plural_forms("Draw pile: %(count)s tile", "Draw pile: %(count)s tiles"),
         "draw_from_pile": _("Draw a tile (%(count)s left in the pile)"),
         "last_discard": _("Last discard"),
         "last_discard_is": _("Last discard: %(tile)s"),
         "take_discard": _("Take the last discard, %(tile)s, into a new meld"),
         "discard_chosen": _("%(tile)s, the last discard, is chosen: select two or more tiles to meld it with"),
-        "discards_under_forms": _forms("%(count)s tile under it", "%(count)s tiles under it"),
+        "discards_under_forms": plural_forms("%(count)s tile under it", "%(count)s tiles under it"),
         "drop_to_discard": _("Drop a tile here to discard"),
         "no_melds_yet": _("No melds on the table yet. The first lay of each player is an opening: 45 points or more, with at least one run."),
         "run": _("run"),
@@ -284,7 +274,7 @@ def table_strings() -> dict[str, object]:
         "review_game": _("Review"),
         # The rearrange game
         "pool": _("Pool"),
-        "pool_count_forms": _forms("Pool: %(count)s tile", "Pool: %(count)s tiles"),
+        "pool_count_forms": plural_forms("Pool: %(count)s tile", "Pool: %(count)s tiles"),
         "draw_from_pool": _("Draw a tile and end your turn (%(count)s in the pool)"),
         "draw_tile": _("Draw a tile"),
         "pass": _("Pass"),
@@ -304,7 +294,7 @@ def table_strings() -> dict[str, object]:
         "badge_passed": _("Passed"),
         "rr_your_turn": _("Your turn: rebuild the table as you like and press End turn, or draw a tile."),
         "rr_your_turn_opening": _("Your turn: your first play needs %(needed)s points in new sets from your own rack. Or draw a tile."),
-        "why_not_a_set_forms": _forms(
+        "why_not_a_set_forms": plural_forms(
             "End turn is off: %(count)s set on the table is not legal yet.",
             "End turn is off: %(count)s sets on the table are not legal yet.",
         ),
@@ -315,7 +305,7 @@ def table_strings() -> dict[str, object]:
         "table_tiles_stay": _("Tiles from the table stay on the table: only your own tiles go back to your rack."),
         "hint_plan_rr": _("Not your turn: you can sort your rack and plan."),
         "hint_rr_select": _("Select tiles on your rack or on the table, then press + on a set or New set."),
-        "hint_rr_selected_forms": _forms(
+        "hint_rr_selected_forms": plural_forms(
             "%(count)s tile selected: press + on a set, or New set.",
             "%(count)s tiles selected: press + on a set, or New set.",
         ),
@@ -336,12 +326,12 @@ def table_strings() -> dict[str, object]:
         "log_discarded": _("%(name)s discarded %(tile)s."),
         "log_took_discard": _("%(name)s took the last discard, %(tile)s, into %(tiles)s."),
         "log_left": _("%(name)s left the game."),
-        "log_played_forms": _forms("%(name)s played %(count)s tile.", "%(name)s played %(count)s tiles."),
-        "log_drew_forms": _forms("%(name)s drew %(count)s tile.", "%(name)s drew %(count)s tiles."),
+        "log_played_forms": plural_forms("%(name)s played %(count)s tile.", "%(name)s played %(count)s tiles."),
+        "log_drew_forms": plural_forms("%(name)s drew %(count)s tile.", "%(name)s drew %(count)s tiles."),
         "log_passed": _("%(name)s passed."),
         # Rearrange: the tiles a player put on the table this turn, and how many sets of the table they changed.
         "log_placed": _("%(name)s placed %(tiles)s."),
-        "log_placed_rebuilt_forms": _forms("%(name)s placed %(tiles)s and rebuilt %(count)s set.",
+        "log_placed_rebuilt_forms": plural_forms("%(name)s placed %(tiles)s and rebuilt %(count)s set.",
                                            "%(name)s placed %(tiles)s and rebuilt %(count)s sets."),
         "log_autopilot": _("%(name)s is on autopilot."),
         "log_back": _("%(name)s is back."),
