@@ -133,8 +133,21 @@ def guest_convert(*, user_id: int, username: str, email: str, password: str) -> 
     return user
 
 
+#: The reverse relations of User (by name) that make a guest "used" besides a played match: apps above
+#: this one register theirs in their AppConfig.ready() (the puzzle trainer's attempts), so a guest who
+#: only solved puzzles keeps that progress as long as one who played.
+_GUEST_ACTIVITY: list[str] = []
+
+
+def guest_activity(relation: str) -> None:
+    """Count rows of User's reverse relation `relation` as a guest's use (once per name)."""
+    if relation not in _GUEST_ACTIVITY:
+        _GUEST_ACTIVITY.append(relation)
+
+
 def guests_cleanup(*, now: datetime | None = None) -> int:
-    """Delete guests nobody will come back as: those who never played, after GUEST_UNUSED_AFTER, and
+    """Delete guests nobody will come back as: those who never played (nor did what `guest_activity`
+    registered), after GUEST_UNUSED_AFTER, and
     every guest after GUEST_IDLE_AFTER, unless they hold a seat at any table (a seat is freed by the
     table's services, never by deleting its player: Seat.user is PROTECT). Their finished matches keep
     the name they played under. Returns how many were deleted.
@@ -143,9 +156,12 @@ def guests_cleanup(*, now: datetime | None = None) -> int:
     app imports nothing of the tables app, which depends on it."""
     now = now or timezone.now()
     seen = Coalesce("last_seen", "last_login", "date_joined")
+    used = Q(match_players__isnull=False)
+    for relation in _GUEST_ACTIVITY:
+        used |= Q(**{f"{relation}__isnull": False})
     stale = (
         User.objects.filter(is_guest=True, seats__isnull=True)
-        .alias(seen_at=seen, played=Exists(User.objects.filter(pk=OuterRef("pk"), match_players__isnull=False)))
+        .alias(seen_at=seen, played=Exists(User.objects.filter(used, pk=OuterRef("pk"))))
         .filter(Q(seen_at__lt=now - GUEST_IDLE_AFTER) | Q(played=False, seen_at__lt=now - GUEST_UNUSED_AFTER))
     )
     ids = list(stale.values_list("pk", flat=True)[:5000])  # the next run takes the rest

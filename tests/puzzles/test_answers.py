@@ -176,3 +176,20 @@ def test_the_streak_counts_right_answers_and_keeps_the_best_when_it_ends(starter
     )
     assert not missed["right"] and missed["streak"] == {"count": 2, "over": True}
     assert PuzzleRating.objects.get(user__username="ana").best_streak == 2
+
+
+def test_a_guest_who_only_solved_puzzles_is_kept_by_the_cleanup_as_one_who_played(lend):
+    """The guests' cleanup deletes guests who never played after two days: a guest's puzzle answers
+    count as play (the puzzles app registers its attempts with accounts), so their rating is not lost."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from apps.accounts.services import guest_create, guests_cleanup
+
+    solver, idle = guest_create(), guest_create()
+    services.puzzle_answer(user_id=solver.pk, puzzle_id=lend.pk, answer=RIGHT_OTHER)
+    User.objects.filter(pk__in=[solver.pk, idle.pk]).update(last_seen=timezone.now() - timedelta(days=3))
+    assert guests_cleanup() == 1
+    assert User.objects.filter(pk=solver.pk).exists() and not User.objects.filter(pk=idle.pk).exists()
+    assert PuzzleRating.objects.filter(user_id=solver.pk).exists()
