@@ -1,7 +1,7 @@
 from django.urls import path
 
-from apps.pairing.routing import websocket_urlpatterns as pairing_routes
 from apps.notifications.routing import websocket_urlpatterns as notification_routes
+from apps.pairing.routing import websocket_urlpatterns as pairing_routes
 from apps.tables.routing import websocket_urlpatterns as table_routes
 from apps.tournaments.routing import websocket_urlpatterns as tournament_routes
 from rummysite.consumers import PingSocket

@@ -10,8 +10,8 @@ from typing import Any
 from django.core.cache import cache
 from django.utils import timezone
 
-from apps.pairing.models import PoolEntry, Seek, Wait
 from apps.catalog.data import game_name
+from apps.pairing.models import PoolEntry, Seek, Wait
 from apps.pairing.pools import Pool
 from apps.pairing.rules import PairingError, check_may_join, facts_of
 

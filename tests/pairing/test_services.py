@@ -281,8 +281,8 @@ def test_two_players_taking_one_seek_at_once_only_one_wins():
     services.seek_post(by=ana, pool=RATED_2, rating_min=900, rating_max=1100)
     seek_id = Seek.objects.get().pk
     for _ in range(3):  # each round: the seek again, two takers at once
-        results = race([lambda: services.seek_take(by=bogdan, seek_id=seek_id),
-                        lambda: services.seek_take(by=carmen, seek_id=seek_id)])
+        results = race([lambda seek=seek_id: services.seek_take(by=bogdan, seek_id=seek),
+                        lambda seek=seek_id: services.seek_take(by=carmen, seek_id=seek)])
         won = [r for r in results if isinstance(r, int)]
         lost = [r for r in results if isinstance(r, PairingError)]
         assert len(won) == 1 and len(lost) == 1, results

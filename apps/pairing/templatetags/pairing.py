@@ -8,10 +8,10 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
+from apps.catalog.data import game_name
 from apps.pairing.pools import Pool, games, paces_of, seats_of
 from apps.pairing.rules import PairingError, check_may_join
 from apps.pairing.strings import page_strings
-from apps.catalog.data import game_name
 
 register = template.Library()
 
