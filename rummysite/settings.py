@@ -17,6 +17,7 @@ from typing import Final
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from apps.notifications.schedules import digest_hour
 from apps.puzzles.schedules import midnight_in_bucharest
 from rummysite import env
 
@@ -229,6 +230,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "tournaments-plan-calendar": {"task": "tournaments.plan_calendar", "schedule": 300.0},
     # Notifications are kept 30 days (SPEC 17).
     "notifications-prune": {"task": "notifications.prune", "schedule": 60 * 60.0},
+    # The opt-in daily e-mail of the no-timer tables waiting for each player, at 08:00 in Bucharest (SITE_URL, EMAIL_URL).
+    "notifications-email-digest": {"task": "notifications.email_digest", "schedule": digest_hour()},
     # Challenges past their time (SPEC 17): each action expires the one it touches; this tells the rest.
     "social-expire-challenges": {"task": "social.expire_challenges", "schedule": 300.0},
 }
@@ -367,6 +370,9 @@ else:
     except Exception as exc:  # django-environ raises several kinds here
         raise ImproperlyConfigured(f"EMAIL_URL={EMAIL_URL!r} is not an email URL: use smtp+tls://USER:PASSWORD@HOST:PORT") from exc
 DEFAULT_FROM_EMAIL = env.get_str("DEFAULT_FROM_EMAIL", "Tile Rummy <noreply@localhost>")
+# The site's address for links in mail sent outside a request (the daily digest): compose's
+# CSRF_TRUSTED_ORIGINS is https://SITE_HOST.
+SITE_URL = env.get_str("SITE_URL", CSRF_TRUSTED_ORIGINS[0] if CSRF_TRUSTED_ORIGINS else "http://localhost:8000").rstrip("/")
 
 # --- Internationalisation ------------------------------------------------------------------------
 
