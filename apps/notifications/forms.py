@@ -26,10 +26,18 @@ class PushSettingsForm(forms.ModelForm):  # type: ignore[type-arg]  # the stubs 
         label=_("Quiet from"), choices=HOURS, coerce=int, empty_value=None, required=False
     )
     quiet_to = forms.TypedChoiceField(label=_("Quiet until"), choices=HOURS, coerce=int, empty_value=None, required=False)
+    email_digest = forms.BooleanField(label=_("E-mail me once a day the tables where it is my turn"), required=False)
 
     class Meta:
         model = PushSettings
-        fields = ["kinds", "time_zone", "quiet_from", "quiet_to"]
+        fields = ["kinds", "time_zone", "quiet_from", "quiet_to", "email_digest"]
+
+    def __init__(self, *args: Any, may_email: bool = False, **kwargs: Any) -> None:
+        """`may_email`: a registered person with a verified address (apps/notifications/digest.py); for
+        anyone else the daily e-mail is not offered, and is not changed."""
+        super().__init__(*args, **kwargs)
+        if not may_email:
+            del self.fields["email_digest"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -82,6 +82,10 @@ class PushSettings(models.Model):
     #: Quiet from this hour to that one (local), e.g. 22 to 8; None: never quiet.
     quiet_from = models.PositiveSmallIntegerField(_("quiet from"), null=True, blank=True)
     quiet_to = models.PositiveSmallIntegerField(_("quiet until"), null=True, blank=True)
+    #: Opt-in: once a day, an e-mail of the no-timer tables where it is their turn (apps/notifications/digest.py).
+    email_digest = models.BooleanField(_("daily e-mail of tables waiting for you"), default=False)
+    #: The day (Europe/Bucharest) that e-mail was last sent: claimed by one UPDATE, so never twice a day.
+    digest_sent_on = models.DateField(_("daily e-mail last sent on"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("push settings")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from apps.notifications import push, services
+from apps.notifications import digest, push, services
 
 
 @shared_task(name="notifications.push")
@@ -17,3 +17,9 @@ def push_notification(notification_id: int, created: str = "") -> int:
 def prune() -> int:
     """Delete the notifications older than 30 days."""
     return services.prune()
+
+
+@shared_task(name="notifications.email_digest")
+def email_digest() -> int:
+    """The daily e-mail of the tables waiting for each player who asked for it (once a day each)."""
+    return digest.send_daily()

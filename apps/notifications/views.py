@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts.requests import SignedInRequest
-from apps.notifications import push, services
+from apps.notifications import digest, push, services
 from apps.notifications.forms import PushSettingsForm
 from apps.notifications.models import Notification, PushSettings, PushSubscription
 from apps.notifications.texts import Item
@@ -81,12 +81,13 @@ def open_notification(request: SignedInRequest, notification_id: int) -> HttpRes
 @require_http_methods(["GET", "POST"])
 def push_settings(request: SignedInRequest) -> HttpResponse:
     preferences, _created = PushSettings.objects.get_or_create(user=request.user)
-    form = PushSettingsForm(request.POST or None, instance=preferences)
+    form = PushSettingsForm(request.POST or None, instance=preferences, may_email=digest.may_get_digest(request.user))
     if request.method == "POST" and form.is_valid():
         form.save()
         return redirect("notifications:settings")
     return render(request, "notifications/settings.html", {
         "form": form,
+        "email_offered": "email_digest" in form.fields,
         "enabled": push.enabled(),
         "public_key": push.public_key(),
         "devices": PushSubscription.objects.filter(user=request.user).count(),

@@ -8,12 +8,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Model, Q, QuerySet
+from django.db.models import Count, Max, Model, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from apps.bots.selectors import bot_account_ids
+from apps.engine.game import get_rules
 from apps.tables import rated
 from apps.tables.access import may_see_match
-from apps.tables.models import Game, Match, MatchPlayer, Seat, Table
+from apps.tables.models import BotLevel, Game, Match, MatchPlayer, MoveLog, Seat, Table
 from apps.tables.records import game_record
 
 
@@ -372,3 +374,72 @@ def own_turns_in_match(match_id: int, user_id: int) -> int:
         for turns in Game.objects.filter(match_id=match_id).values_list("own_turns", flat=True)
         if turns
     )
+
+
+# --- the daily e-mail of tables waiting for a player (apps/notifications/digest.py, SPEC 17) ----------
+
+
+@dataclass(frozen=True)
+class WaitingTurn:
+    """A no-timer table where it is this player's turn: its game, the other people's names, the other
+    seats' bot levels (the reader's language names them) and since when the turn waits (the last move of the game, else its deal). Nothing of a rack."""
+
+    table_id: int
+    game: str
+    opponents: tuple[str, ...]
+    bots: tuple[str, ...]
+    since: datetime
+
+
+def bot_name(level: str) -> str:
+    """A site bot's name at a table, in the active language (as Seat.display_name)."""
+    try:
+        label = str(BotLevel(level).label)
+    except ValueError:
+        label = level
+    return str(_("Bot (%(level)s)") % {"level": label})
+
+
+def turns_waiting(user_ids: list[int]) -> dict[int, list[WaitingTurn]]:
+    """Of these users, the no-timer tables playing now whose current game waits for them to move (as
+    services/flow.py `turn_passed` decides it: a seat on autopilot is not waiting). Two queries and one
+    decoding per table a user sits at; oldest wait first."""
+    tables = list(
+        Table.objects.filter(
+            status=Table.Status.PLAYING,
+            turn_seconds=0,
+            current_game__isnull=False,
+            current_game__finished_at__isnull=True,
+            seats__user_id__in=user_ids,
+            seats__left_match=False,
+        )
+        .distinct()
+        .select_related("current_game")
+    )
+    last_moves = dict(
+        MoveLog.objects.filter(game_id__in=[table.current_game_id for table in tables])
+        .values("game_id").annotate(last=Max("at")).values_list("game_id", "last")
+    )
+    wanted = set(user_ids)
+    found: dict[int, list[WaitingTurn]] = defaultdict(list)
+    for table in tables:
+        game = table.current_game
+        assert game is not None  # filtered above
+        rules = get_rules(table.game)
+        state = rules.from_dict(game.state)
+        seat = rules.to_move(state)
+        if seat is None or seat >= len(table.seating) or rules.is_away(state, seat):
+            continue
+        entry = table.seating[seat]
+        user_id = entry.get("user_id")
+        if entry.get("bot") or user_id not in wanted:
+            continue
+        others = [other for other in table.seating if other.get("index") != seat and not other.get("empty")]
+        opponents = tuple(str(other.get("name") or "") for other in others if not other.get("bot"))
+        bots = tuple(str(other["bot"]) for other in others if other.get("bot"))
+        found[user_id].append(
+            WaitingTurn(table.pk, table.game, opponents, bots, last_moves.get(game.pk) or game.started_at)
+        )
+    for turns in found.values():
+        turns.sort(key=lambda turn: turn.since)
+    return dict(found)
