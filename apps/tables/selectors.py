@@ -410,10 +410,8 @@ def turns_waiting(user_ids: list[int]) -> dict[int, list[WaitingTurn]]:
             turn_seconds=0,
             current_game__isnull=False,
             current_game__finished_at__isnull=True,
-            seats__user_id__in=user_ids,
-            seats__left_match=False,
+            pk__in=Seat.objects.filter(user_id__in=user_ids, left_match=False).values("table_id"),
         )
-        .distinct()
         .select_related("current_game")
     )
     last_moves = dict(

@@ -211,3 +211,15 @@ def test_two_workers_at_once_send_one_mail():
     assert failures == []
     assert sorted(counts) == [0, 1]
     assert len(mail.outbox) == 1
+
+
+def test_the_wait_is_counted_from_the_last_move_or_the_deal(pair):
+    table, mover, _other = pair
+    opted_in(mover)
+    game = Table.objects.get(pk=table.pk).current_game
+    type(game).objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(days=2, hours=3))
+    game.moves.update(at=timezone.now() - timedelta(days=2, hours=3))
+    (turn,) = turns_waiting([mover.pk])[mover.pk]
+    assert timezone.now() - turn.since > timedelta(days=2)
+    assert digest.send_daily() == 1
+    assert "waiting for 2\xa0days, 3\xa0hours" in mail.outbox[0].body
