@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from apps.lib.script_words import plural_forms
@@ -50,30 +50,35 @@ class ArenaAt:
     seated: bool
 
 
-def arena_at(table_id: int, user_id: int | None) -> tuple[ArenaAt, dict[str, Any]] | None:
+def arena_at(table_id: int, user_id: int | None, language: str) -> tuple[ArenaAt, dict[str, Any]] | None:
     """The arena of this table and its first frame (None: a plain table, after one indexed read)."""
     arena_table = ArenaTable.objects.filter(table_id=table_id).select_related("tournament").first()
     if arena_table is None:
         return None
     seated = user_id is not None and ArenaSeat.objects.filter(arena_table=arena_table, user_id=user_id).exists()
     at = ArenaAt(arena_table.pk, arena_table.tournament_id, seated)
-    return at, _frame(arena_table.tournament, arena_table.finished_at is not None, user_id if seated else None)
+    over = arena_table.finished_at is not None
+    return at, _frame(arena_table.tournament, over, user_id if seated else None, language)
 
 
-def arena_frame(at: ArenaAt, user_id: int | None) -> dict[str, Any] | None:
+def arena_frame(at: ArenaAt, user_id: int | None, language: str) -> dict[str, Any] | None:
     """A new frame after a standings change (None: the arena is gone)."""
     tournament = Tournament.objects.filter(pk=at.tournament_id).first()
     if tournament is None:
         return None
     over = ArenaTable.objects.filter(pk=at.arena_table_id, finished_at__isnull=False).exists()
-    return _frame(tournament, over, user_id if at.seated else None)
+    return _frame(tournament, over, user_id if at.seated else None, language)
 
 
-def _frame(tournament: Tournament, over: bool, user_id: int | None) -> dict[str, Any]:
+def _frame(tournament: Tournament, over: bool, user_id: int | None, language: str) -> dict[str, Any]:
     ends_at = tournament.ends_at
+    with translation.override(language):
+        name = translation.gettext(
+            tournament.name
+        )  # the calendar's names are translated (calendar.NAMES), as on the pages
     frame: dict[str, Any] = {
         "type": "arena",
-        "name": tournament.name,
+        "name": name,
         "url": reverse("tournaments:detail", args=[tournament.pk]),
         "status": tournament.status,
         "ends_at": ends_at.isoformat(),
@@ -110,7 +115,7 @@ class ArenaPart(SocketPart):
         self._last = 0.0
 
     async def opened(self) -> None:
-        found = await db(arena_at)(self.socket.table_id, self.socket.user_id)
+        found = await db(arena_at)(self.socket.table_id, self.socket.user_id, self.socket.language)
         if found is None:
             return
         self.at, frame = found
@@ -140,7 +145,7 @@ class ArenaPart(SocketPart):
                 await asyncio.sleep(wait)
             self._due = False
             self._last = time.monotonic()
-            frame = await db(arena_frame)(self.at, self.socket.user_id)
+            frame = await db(arena_frame)(self.at, self.socket.user_id, self.socket.language)
             if frame is not None and self.listening is not None:
                 await self.socket.send_text(dumps(frame))
 

@@ -2,6 +2,7 @@
 // being played (house or rearrange), the waiting room before a match and the scores after each game.
 // It renders the `state` frames the server sends and sends intents; the server decides every rule.
 
+import { ArenaStrip } from "./table-arena.js";
 import { Chat } from "./chat.js";
 import { Connection } from "./connection.js";
 import { h } from "./dom.js";
@@ -254,6 +255,7 @@ function onFrame(frame) {
     location.assign(frame.url);
     return;
   }
+  if (arena.take(frame)) return; // an arena's table: its standing and time left (table-arena.js)
   if (hints && hints.take(frame)) return;
   if (frame.type === "presence") {
     page.away = new Set(frame.away);
@@ -292,6 +294,7 @@ function onStatus(status) {
   }
 }
 
+const arena = new ArenaStrip(document.getElementById("arena-strip"));
 page.connection = new Connection(config.ws, { onFrame, onStatus, shownVersion: () => page.shown });
 
 // -----------------------------------------------------------------------------------------------------
