@@ -158,7 +158,6 @@ def arena_strings() -> dict[str, object]:
         "arena_points_forms": plural_forms("%(count)s point", "%(count)s points"),
         "arena_ends_in": _("ends in %(time)s"),
         "arena_ended": _("the arena is over"),
-        "arena_open": _("Standings"),
         "arena_back": _("Back to the arena"),
         "arena_streak": _("on a streak: first places count double"),
     }
