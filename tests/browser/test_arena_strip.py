@@ -76,3 +76,28 @@ def test_the_arena_line_at_the_table_and_the_way_back_when_the_match_is_over(sit
     if size != DESKTOP:
         assert_rack_in_view(page, "with the way back")
     screenshot(page, f"arena-strip-{name}-over")
+
+
+@pytest.mark.parametrize("size", [PHONE, PHONE_SIDEWAYS], ids=["upright", "sideways"])
+def test_the_arena_line_in_romanian_on_a_phone(site, new_page, size):
+    page = new_page(size)
+    url = seeded_table(site, page, "house-ten-melds")
+    make_arena(site, url)
+    page.context.set_extra_http_headers({"Accept-Language": "ro-RO,ro;q=0.9"})
+    page.goto(url)
+    strip = page.locator("#arena-strip")
+    strip.get_by_text("se termină în").wait_for()
+    text = strip.inner_text()
+    assert "locul 1" in text and "8 puncte" in text, text
+    assert strip.get_by_text("se termină în").is_visible()
+    assert "Arenă: Arena săptămânală, rating sub 1200" in (strip.text_content() or "")  # the calendar's name too
+    page.locator("#rack .tile").first.wait_for()
+    assert_rack_in_view(page, "with the arena line in Romanian")
+    name = "upright" if size == PHONE else "sideways"
+    screenshot(page, f"arena-strip-{name}-ro")
+    make_arena(site, url, "over")
+    page.goto(url)
+    page.get_by_role("link", name="Înapoi la arenă").wait_for()
+    page.locator("#rack .tile").first.wait_for()
+    assert_rack_in_view(page, "with the way back in Romanian")
+    screenshot(page, f"arena-strip-{name}-ro-over")
