@@ -61,7 +61,7 @@ def next_puzzle(
         .order_by("distance", "id")[:NEAR]
     )
     if near:
-        return (rng or random.Random()).choice(near)
+        return (rng or random.SystemRandom()).choice(near)
     if user_id is None:
         return None
     oldest = Attempt.objects.filter(user_id=user_id, puzzle__in=puzzles).order_by("created_at").first()

@@ -3,7 +3,6 @@ process, read from the socket counts the limits keep (apps/live/quota.py) withou
 
 from __future__ import annotations
 
-import asyncio
 import os
 
 import pytest
@@ -11,6 +10,7 @@ from django.conf import settings
 
 from apps.live import quota
 from apps.players.friends import online_ids
+from tests.live.helpers import in_own_loop
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def counts_of(monkeypatch):
 
 def test_this_processs_sockets_make_their_users_online(counts_of):
     counts = counts_of(quota.Counts())
-    asyncio.run(counts.acquire(("u:7", "a:203.0.113.9"), (20, 50)))
+    in_own_loop(lambda: counts.acquire(("u:7", "a:203.0.113.9"), (20, 50)))
     assert online_ids([7, 8]) == {7}
     counts.release(("u:7", "a:203.0.113.9"))
     assert online_ids([7, 8]) == set()
@@ -38,7 +38,7 @@ def test_a_socket_on_another_process_counts_and_reading_counts_nothing(counts_of
     here.client.delete(here.processes_key, here.hash_of("here"), here.hash_of("there"))
     try:
         counts_of(here)
-        asyncio.run(there.acquire(("u:41",), (20,)))
+        in_own_loop(lambda: there.acquire(("u:41",), (20,)))
         assert online_ids([41, 42]) == {41}
         assert online_ids([41, 42]) == {41}
         assert int(here.client.hget(here.hash_of("there"), "u:41") or 0) == 1  # read, never counted
