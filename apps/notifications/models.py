@@ -18,6 +18,7 @@ class Kind(models.TextChoices):
     YOUR_TURN = "your_turn", _("Your turn at a table without a timer")
     FRIEND_OPENED = "friend_opened", _("A friend opened a table")
     TOURNAMENT_SOON = "tournament_soon", _("A tournament you joined starts in 5 minutes")
+    SEAT_AWAY = "seat_away", _("A player away for a day at your table without a timer")
 
 
 class Notification(models.Model):

@@ -64,6 +64,9 @@ def describe(kind: str, actor: str, table_id: int | None, reason: str = "") -> s
         return _("Your friend %(name)s opened table %(table)s: take a seat.") % {"name": name, "table": table_id}
     if kind == Kind.TOURNAMENT_SOON:
         return _("A tournament you joined starts in 5 minutes.")
+    if kind == Kind.SEAT_AWAY:
+        return _("%(name)s was away for a day at table %(table)s: the autopilot plays their seat.") % {
+            "name": name, "table": table_id}
     return _("Something happened.")
 
 

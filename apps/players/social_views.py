@@ -30,8 +30,6 @@ from apps.tables import services as table_services
 
 #: The most names one challenge form reads (a table has at most 4 seats: more is a mistake).
 MAX_NAMES = 8
-#: How often a challenge's page asks whether it started (ms): the wait after the last accept.
-POLL_MS = 2000
 
 
 def _back(request: HttpRequest, default: str) -> HttpResponse:
@@ -79,7 +77,6 @@ def friends_page(request: HttpRequest) -> HttpResponse:
         "incoming": [row for row in incoming if _label([row.challenge])],
         "outgoing": _label(social.challenges_from(user.pk)),
         "reasons": ChallengeInvitee.Reason.choices,
-        "poll_ms": POLL_MS,
     }
     return render(request, "players/friends.html", context)
 
@@ -209,16 +206,21 @@ def _visible_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
 
 
 def _state(challenge: Challenge) -> dict[str, Any]:
-    """What the challenge's page polls: its status, each place's answer, and where to go once it started."""
+    """What the challenge's page reads again when its socket (re)connects (static/js/challenge.js): its
+    status, each place's answer, where to go once it started, and a `signature` of all that the page
+    compares with the one it was shown with (data-signature)."""
     pending = challenge.status == Challenge.Status.PENDING and challenge.expires_at > timezone.now()
     status = challenge.status if challenge.status != Challenge.Status.PENDING or pending else Challenge.Status.EXPIRED
+    answers = [
+        {"name": row.user.get_username(), "answer": row.answer, "reason": row.reason}
+        for row in challenge.invitees.all()
+    ]
+    signature = "|".join([status, *(f"{row['name']}:{row['answer']}:{row['reason']}" for row in answers)])
     return {
         "status": status,
         "table_url": reverse("tables:table", args=[challenge.table_id]) if challenge.table_id else "",
-        "answers": [
-            {"name": row.user.get_username(), "answer": row.answer, "reason": row.reason}
-            for row in challenge.invitees.all()
-        ],
+        "answers": answers,
+        "signature": signature,
     }
 
 
@@ -240,7 +242,6 @@ def challenge_page(request: HttpRequest, challenge_id: int) -> HttpResponse:
         "mine": mine,
         "is_challenger": challenge.challenger_id == user.pk,
         "reasons": ChallengeInvitee.Reason.choices,
-        "poll_ms": POLL_MS,
         "share_url": request.build_absolute_uri(friends.challenge_url(challenge.pk)),
     }
     return render(request, "players/challenge.html", context)

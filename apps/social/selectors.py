@@ -103,3 +103,13 @@ def takes_part(challenge: Challenge, user_id: int | None) -> bool:
     return user_id is not None and (
         challenge.challenger_id == user_id or any(row.user_id == user_id for row in challenge.invitees.all())
     )
+
+
+def challenge_players(challenge_id: int) -> tuple[int, ...]:
+    """Everyone a challenge concerns now: its challenger and each player who was asked or took a place,
+    in that order (one query; empty for no such challenge)."""
+    challenger = Challenge.objects.filter(pk=challenge_id).values_list("challenger_id", flat=True).first()
+    if challenger is None:
+        return ()
+    invited = ChallengeInvitee.objects.filter(challenge_id=challenge_id).order_by("pk").values_list("user_id", flat=True)
+    return (challenger, *invited)

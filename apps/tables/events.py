@@ -100,3 +100,16 @@ class TurnPassed(Event):
     table_id: int
     seat: int
     user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class SlowSeatAway(Event):
+    """At a no-timer table `user_id` left their turn in `seat` waiting TABLE_SLOW_AWAY_SECONDS (a day):
+    the autopilot played it and plays the seat until they are back (SPEC 17: the others are told).
+    `others`: the other people seated and still in the match (no bot, no bot account), from the seating
+    at hand."""
+
+    table_id: int
+    seat: int
+    user_id: int
+    others: tuple[int, ...]

@@ -1,6 +1,10 @@
 // The bell in the site's header (apps/notifications): the unread count, live from /ws/notifications/
 // on every page of a signed-in player; on the notifications page, a new one is added to the list.
 // The words come from the server, already in the page's language.
+// Other scripts of the page hear the same socket (one per page, never a second): each frame is
+// dispatched on `document` as a "bell:frame" event (detail: the frame), and the socket's state as
+// "bell:status" ("connecting", "connected", "reconnecting", "resynced"). A challenge's page follows its
+// challenge that way (static/js/challenge.js).
 import { Connection } from "./connection.js";
 
 const bell = document.querySelector("[data-bell]");
@@ -67,7 +71,11 @@ function announce(text) {
 
 if (bell) {
   new Connection("/ws/notifications/", {
+    onStatus(status) {
+      document.dispatchEvent(new CustomEvent("bell:status", { detail: status }));
+    },
     onFrame(frame) {
+      document.dispatchEvent(new CustomEvent("bell:frame", { detail: frame }));
       if (typeof frame.unread === "number") showCount(frame.unread);
       if (frame.type === "notification" && frame.item) {
         addToList(frame.item);

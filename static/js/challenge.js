@@ -1,30 +1,70 @@
-// A challenge's page waits for its answers (SPEC 17): it asks the server every few seconds and moves to
-// the table as soon as the match has started; any other change (an answer, a cancel) reloads the page.
+// A challenge's page follows its answers live (SPEC 17): the bell's socket (static/js/bell.js, the one
+// socket of every page) hears each change of a challenge the player is in, on their own topic, and
+// dispatches it as a "bell:frame" event. The page moves to the table as soon as the match has started;
+// any other change (an answer, a decline and its reason, a cancel, the expiry) shows the page again.
+// No polling: the page compares what it shows with the server once the socket is listening (the first
+// "unread" frame after opening, and after each reconnect), and, only while the socket is down, every
+// minute.
 const box = document.getElementById("challenge");
 if (box) {
+  const id = Number(box.dataset.challenge);
   const url = box.dataset.stateUrl;
-  const every = Number(box.dataset.pollMs) || 2000;
-  let seen = null;
-  const ask = async () => {
+  const shown = box.dataset.signature;
+  const SLOW_RESYNC_MS = 60000;
+  let leaving = false;
+  let reloadTimer = null;
+  let live = false;
+  let needSync = false;
+
+  const goTo = (tableUrl) => {
+    leaving = true;
+    clearTimeout(reloadTimer);
+    window.location.assign(tableUrl);
+  };
+  // A change that is not the start: show the page again (after a moment: the start may follow it at once).
+  const showAgain = () => {
+    if (leaving) return;
+    clearTimeout(reloadTimer);
+    reloadTimer = window.setTimeout(() => {
+      if (!leaving) {
+        leaving = true;
+        window.location.reload();
+      }
+    }, 400);
+  };
+  const resync = async () => {
     try {
       const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-      if (response.ok) {
-        const state = await response.json();
-        if (state.status === "started" && state.table_url) {
-          window.location.assign(state.table_url);
-          return;
-        }
-        const now = JSON.stringify([state.status, state.answers]);
-        if (seen !== null && now !== seen) {
-          window.location.reload();
-          return;
-        }
-        seen = now;
-      }
+      if (!response.ok) return;
+      const state = await response.json();
+      if (state.status === "started" && state.table_url) goTo(state.table_url);
+      else if (state.signature !== shown) showAgain();
     } catch (error) {
-      // offline for a moment: the next round asks again
+      // offline for a moment: the next reconnect asks again
     }
-    window.setTimeout(ask, every);
   };
-  window.setTimeout(ask, every);
+
+  document.addEventListener("bell:status", (event) => {
+    live = false;
+    if (event.detail === "connected" || event.detail === "resynced") needSync = true;
+  });
+  document.addEventListener("bell:frame", (event) => {
+    const frame = event.detail || {};
+    if (frame.type === "unread" && needSync) {
+      needSync = false;
+      live = true;
+      resync();
+      return;
+    }
+    if (frame.type !== "challenge" || Number(frame.challenge) !== id) return;
+    if (frame.status === "started" && frame.table_url) goTo(frame.table_url);
+    else showAgain();
+  });
+  // The player's own answer leaves the page by its form: a frame of that answer does not show it again.
+  box.addEventListener("submit", () => {
+    leaving = true;
+  });
+  window.setInterval(() => {
+    if (!live && !leaving) resync();
+  }, SLOW_RESYNC_MS);
 }

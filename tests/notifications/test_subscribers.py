@@ -4,18 +4,26 @@ the social app's challenge events, each delivered after the commit of the change
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
+from django.test import override_settings
+from django.utils import timezone
 
 from apps.engine.game import get_rules
 from apps.lib.events import deliver, subscribe, unsubscribe
-from apps.notifications.models import Kind, Notification
+from apps.notifications import push
+from apps.notifications import services as notes
+from apps.notifications.consumers import item_of
+from apps.notifications.models import Kind, Notification, PushSettings
 from apps.social.events import ChallengeAnswered, ChallengeGone, ChallengeReceived
 from apps.social.models import Follow
 from apps.tables import services
-from apps.tables.events import TableOpened, TurnPassed
+from apps.tables.events import SlowSeatAway, TableOpened, TurnPassed
 from apps.tables.models import Table
 from apps.tournaments.events import TournamentStartsSoon
+from tests.notifications.push_service import PushService
+from tests.notifications.test_push import KEYS, subscribed
 from tests.tables.helpers import human_move, state_of
 
 pytestmark = pytest.mark.django_db
@@ -128,3 +136,68 @@ def test_a_challenge_gone_leaves_its_challenge_to_you_read_and_nothing_else(alic
     deliver([ChallengeGone(challenge_id=3, challenger_id=alice.pk, user_ids=(bob.pk, carol.pk), reason="cancelled")])
     unread = sorted(Notification.objects.filter(read_at__isnull=True).values_list("user_id", "challenge_id"))
     assert unread == [(bob.pk, 4)]
+
+
+def test_a_player_away_a_day_at_a_slow_table_is_told_to_each_other_person_live_and_by_push(
+    alice, bob, carol, told, monkeypatch, django_capture_on_commit_callbacks
+):
+    """SPEC 17: after TABLE_SLOW_AWAY_SECONDS (a day) without their move the autopilot plays the seat, and
+    the other people at the table hear it: a notification on their bell and a push to their browsers, in
+    their language and as their choice of kinds says. The day goes by on the table's clock (`now`)."""
+    queued = []
+    monkeypatch.setattr(notes, "queue_task", lambda name, *args, eta=None: queued.append((name, args, eta)))
+    table = services.table_open(by=alice, game=HOUSE, seat_count=3, turn_seconds=0)
+    for other in (bob, carol):
+        services.table_join(table_id=table.pk, by=other)
+    services.table_start(table_id=table.pk, by=alice)
+    table, seat = to_move(table.pk)
+    players = {user.pk: user for user in (alice, bob, carol)}
+    away = players[table.seating[seat]["user_id"]]
+    others = [info["user_id"] for info in table.seating if info["index"] != seat]
+    with PushService() as service, override_settings(**KEYS):
+        phone = subscribed(players[others[0]], service, "phone", language="ro")
+        subscribed(players[others[1]], service, "laptop")
+        PushSettings.objects.filter(user_id=others[1]).update(kinds=[Kind.YOUR_TURN])  # turned this kind off
+        heard = []
+        subscribe(SlowSeatAway, heard.append)
+        try:
+            with django_capture_on_commit_callbacks(execute=True):
+                assert not services.table_due(table_id=table.pk, now=timezone.now() + timedelta(hours=23))
+            assert heard == [] and not Notification.objects.filter(kind=Kind.SEAT_AWAY).exists()
+            with django_capture_on_commit_callbacks(execute=True):
+                assert services.table_due(table_id=table.pk, now=table.due_at)
+        finally:
+            unsubscribe(SlowSeatAway, heard.append)
+        assert heard == [SlowSeatAway(table.pk, seat, away.pk, tuple(others))]
+        told_away = Notification.objects.filter(kind=Kind.SEAT_AWAY).order_by("user_id")
+        assert sorted(note.user_id for note in told_away) == sorted(others)  # not the one who was away
+        assert all(note.actor_id == away.pk and note.table_id == table.pk for note in told_away)
+        for user_id in others:
+            [frame] = [frame for frame in told.to(user_id) if frame.get("item", {}).get("kind") == "seat_away"]
+            assert frame["item"]["actor"] == away.username and frame["item"]["table"] == table.pk
+            assert item_of(frame["item"]).text() == (
+                f"{away.username} was away for a day at table {table.pk}: the autopilot plays their seat."
+            )
+        pushes = {args[0]: eta for name, args, eta in queued if name == notes.PUSH_TASK}
+        for note in told_away:  # each one's push queued about 2 s after it (the next turn's is queued too)
+            assert pushes[note.pk] == note.created_at + timedelta(seconds=2)
+        first, second = (told_away.get(user_id=user_id) for user_id in others)
+        assert push.push_notification(first.pk, first.created_at.isoformat()) == push.Outcome(sent=1)
+        assert push.push_notification(second.pk, second.created_at.isoformat()).skipped == "kind"
+        [received] = service.received
+        assert received.headers["topic"] == f"table-{table.pk}"
+        assert phone.decrypt(received.body)["body"] == (
+            f"{away.username} a lipsit o zi de la masa {table.pk}: pilotul automat joacă în locul său."
+        )
+
+
+def test_a_timeout_at_a_timed_table_tells_nobody_else(alice, bob, told, django_capture_on_commit_callbacks):
+    table = started(alice, bob, turn_seconds=60)
+    heard = []
+    subscribe(SlowSeatAway, heard.append)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            assert services.table_due(table_id=table.pk, now=table.due_at)
+    finally:
+        unsubscribe(SlowSeatAway, heard.append)
+    assert heard == [] and not Notification.objects.filter(kind=Kind.SEAT_AWAY).exists()

@@ -61,6 +61,9 @@ def test_a_challenge_from_the_form_is_accepted_and_both_pages_go_to_the_table():
     challenge = Challenge.objects.get()
     assert made["Location"] == f"/challenges/{challenge.pk}/"
     assert a.get(made["Location"] + "?format=json").json()["status"] == "pending"
+    waiting = a.get(made["Location"]).content.decode()  # it follows the bell's socket: no polling
+    assert f'data-challenge="{challenge.pk}"' in waiting and 'data-signature="pending|bogdan:waiting:"' in waiting
+    assert "data-poll-ms" not in waiting
     assert c.get(made["Location"]).status_code == 404  # not theirs
     assert "ana challenges you" in b.get("/friends/").content.decode()
     landed = b.post(f"/challenges/{challenge.pk}/accept/")
@@ -68,7 +71,8 @@ def test_a_challenge_from_the_form_is_accepted_and_both_pages_go_to_the_table():
     assert landed["Location"] == f"/t/{challenge.table_id}/"
     state = a.get(made["Location"] + "?format=json").json()
     assert state == {"status": "started", "table_url": f"/t/{challenge.table_id}/",
-                     "answers": [{"name": "bogdan", "answer": "accepted", "reason": ""}]}
+                     "answers": [{"name": "bogdan", "answer": "accepted", "reason": ""}],
+                     "signature": "started|bogdan:accepted:"}
     assert a.get(made["Location"])["Location"] == f"/t/{challenge.table_id}/"
 
 

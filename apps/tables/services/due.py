@@ -29,6 +29,7 @@ from apps.engine.errors import EngineError
 from apps.engine.game import Move, Rules
 from apps.engine.match import Match as EngineMatch
 from apps.tables import effects, liveness
+from apps.tables.events import SlowSeatAway
 from apps.tables.models import FairDeal, Game, MoveLog, Table
 from apps.tables.services.errors import NotAllowed
 from apps.tables.services.flow import Due, deal_first_game, deal_next_game, dealer, turn_passed
@@ -128,12 +129,28 @@ def table_due(*, table_id: int, action: str | None = None, now: datetime | None 
                 apply_and_save(table, rules, state, seat, plan.move, actor=Actor.BOT, now=now)
             elif table.due_action == Due.TIMEOUT:
                 move = rules.timeout(state, seat, _pending_play(rules, game, seat))
-                apply_and_save(table, rules, state, seat, move, actor=Actor.TIMEOUT, now=now)
+                apply_and_save(table, rules, state, seat, move, actor=Actor.TIMEOUT, now=now,
+                               events=slow_seat_away(table, seat))
             elif table.due_action == Due.AUTOPILOT:
                 apply_and_save(table, rules, state, seat, rules.autopilot(state, seat), actor=Actor.AUTOPILOT, now=now)
             return True
     log.warning("The bot at table %s was overtaken %s times in a row; the sweep tries again", table_id, BOT_ATTEMPTS)
     return False
+
+
+def slow_seat_away(table: Table, seat: int) -> tuple[SlowSeatAway, ...]:
+    """A timeout at a table without a timer is its player's day away: the seat goes on autopilot (as
+    every timeout puts it) and the other people still in the match are told (SPEC 17). From the seating
+    at hand: no query."""
+    entry = table.seating[seat]
+    if table.turn_seconds or entry["bot"] or entry["user_id"] is None:
+        return ()
+    others = tuple(
+        other["user_id"] for other in table.seating
+        if other["index"] != seat and other["user_id"] is not None and not other["bot"]
+        and not other.get("bot_account") and not other.get("left")
+    )
+    return (SlowSeatAway(table.pk, seat, entry["user_id"], others),)
 
 
 def deal_due(table: Table, now: datetime) -> None:
