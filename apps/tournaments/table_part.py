@@ -35,7 +35,7 @@ from apps.live.threads import db
 from apps.tables.parts import SocketPart
 from apps.tournaments.live import topic
 from apps.tournaments.models import ArenaSeat, ArenaTable, Entry, Tournament
-from apps.tournaments.selectors import standings_queryset
+from apps.tournaments.selectors import standing_of
 
 #: A socket's arena frames are at least this far apart (standings may change many times a second).
 ARENA_FRAME_SECONDS = 1.0
@@ -86,21 +86,14 @@ def _frame(tournament: Tournament, over: bool, user_id: int | None, language: st
         "over": over or tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED),
     }
     if user_id is not None:
-        entry = Entry.objects.filter(tournament=tournament, user_id=user_id).values("points", "streak").first()
-        if entry is not None:
-            frame.update(entry)
-            frame["rank"] = _rank(tournament.pk, user_id)
+        standing = standing_of(tournament.pk, user_id)  # two indexed statements, however many entrants
+        if standing is not None:
+            frame.update(standing)
+        else:
+            entry = Entry.objects.filter(tournament=tournament, user_id=user_id).values("points", "streak").first()
+            if entry is not None:  # removed by a moderator: no place in the standings
+                frame.update(entry, rank=None)
     return frame
-
-
-def _rank(tournament_id: int, user_id: int) -> int | None:
-    """The player's place in the standings (the standings' own order; plain user ids only)."""
-    for rank, entrant in enumerate(
-        standings_queryset(tournament_id).values_list("user_id", flat=True).iterator(), start=1
-    ):
-        if entrant == user_id:
-            return rank
-    return None  # removed by a moderator
 
 
 class ArenaPart(SocketPart):

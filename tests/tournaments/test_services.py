@@ -4,8 +4,11 @@ the same table twice in a row, voiding takes the points back, the reminder is se
 
 from __future__ import annotations
 
+import random
 import threading
 from datetime import timedelta
+from itertools import combinations
+from types import SimpleNamespace
 
 import pytest
 from django.db import close_old_connections, connection
@@ -284,3 +287,86 @@ def test_three_four_seats_seven_at_a_table_of_four_and_one_of_three_and_never_th
     services.arenas_tick()  # only those three are free: the same table again is refused, they wait
     assert len(open_tables(arena)) == 1
     assert sorted(u.pk for u in users if u.pk in trio) == trio
+
+
+# -- the pairing pass's grouping (services.group_entries: pure, no database) --------------------------------
+
+
+def free(user_id, points=0, last_table=""):
+    return SimpleNamespace(user_id=user_id, points=points, last_table=last_table)
+
+
+def key(*user_ids):
+    return ",".join(str(user_id) for user_id in sorted(user_ids))
+
+
+def grouped(entries, sizes=(2,), ratings=None, blocked=()):
+    tables = services.group_entries(entries, ratings or {}, sizes, {frozenset(pair) for pair in blocked})
+    return [[entry.user_id for entry in table] for table in tables]
+
+
+def test_grouping_cuts_the_standing_order_then_rating_into_consecutive_tables():
+    entries = [free(1, 0), free(2, 6), free(3, 0), free(4, 6), free(5, 2), free(6, 2)]
+    ratings = {1: 1500, 2: 900, 3: 1000, 4: 1600, 5: 1200, 6: 1300}
+    assert grouped(entries, (2,), ratings) == [[4, 2], [6, 5], [1, 3]]
+    assert grouped(entries, (3,), ratings) == [[4, 2, 6], [5, 1, 3]]
+
+
+def test_grouping_a_blocked_pair_is_repaired_by_the_neighbour_below():
+    entries = [free(i, 10 - i) for i in range(1, 7)]
+    assert grouped(entries, (2,)) == [[1, 2], [3, 4], [5, 6]]
+    assert grouped(entries, (2,), blocked=[(1, 2)]) == [[1, 3], [2, 4], [5, 6]]
+    assert grouped(entries, (3,), blocked=[(2, 3)]) == [[1, 2, 4], [3, 5, 6]]
+
+
+def test_grouping_never_forms_the_table_its_players_just_left():
+    pair = [free(1, 4, key(1, 2)), free(2, 4, key(1, 2)), free(3, 2, key(3, 9)), free(4, 0)]
+    assert grouped(pair, (2,)) == [[1, 3], [2, 4]]
+    table = [free(i, 10 - i, key(1, 2, 3, 4)) for i in (1, 2, 3, 4)] + [free(5, 0), free(6, 0), free(7, 0), free(8, 0)]
+    assert grouped(table, (4,)) == [[1, 2, 3, 5], [4, 6, 7, 8]]
+    # Two of a 4-seat table may meet again at another table: only the very same table is refused.
+    assert grouped(table[:2] + table[4:], (4,)) == [[1, 2, 5, 6]]
+
+
+def test_grouping_waits_when_the_only_table_would_be_the_same_again_or_blocked():
+    trio = [free(i, 0, key(1, 2, 3)) for i in (1, 2, 3)]
+    assert grouped(trio, (4, 3)) == []
+    assert grouped([free(1), free(2)], (2,), blocked=[(1, 2)]) == []
+    # Blocked from everyone near: that one player waits, the others are seated.
+    everyone = [free(i, 10 - i) for i in range(1, 6)]
+    assert grouped(everyone, (2,), blocked=[(1, i) for i in range(2, 6)]) == [[2, 3], [4, 5]]
+
+
+@pytest.mark.parametrize("count, split", [(3, [3]), (4, [4]), (5, [4]), (6, [3, 3]), (7, [4, 3]), (8, [4, 4]), (9, [3, 3, 3]), (10, [4, 3, 3]), (13, [4, 3, 3, 3])])
+def test_grouping_three_four_fills_tables_of_four_and_uses_three_where_the_count_needs_it(count, split):
+    entries = [free(i, count - i) for i in range(1, count + 1)]
+    tables = grouped(entries, (4, 3))
+    assert [len(table) for table in tables] == split
+    assert [user_id for table in tables for user_id in table] == list(range(1, sum(split) + 1))  # the top ones
+
+
+def test_grouping_keeps_the_rules_on_a_thousand_and_is_deterministic():
+    rng = random.Random(7)
+    for sizes in ((2,), (3,), (4,), (4, 3)):
+        entries = [free(i, rng.randint(0, 12)) for i in range(1, 1001)]
+        ratings = {i: rng.randint(600, 1800) for i in range(1, 1001)}
+        order = sorted(entries, key=lambda e: (-e.points, -ratings[e.user_id], e.user_id))  # standing, then rating
+        for at in range(0, 1000, 8):  # a quarter come back from a table of neighbours in the standings, all free again
+            members = order[at : at + max(sizes)]
+            for entry in members:
+                entry.last_table = key(*(m.user_id for m in members))
+        blocked = {frozenset((order[i].user_id, order[i + 1].user_id)) for i in range(0, 999, 37)}
+        blocked |= {frozenset(rng.sample(range(1, 1001), 2)) for _ in range(50)}
+        tables = services.group_entries(entries, ratings, sizes, blocked)
+        assert services.group_entries(list(reversed(entries)), ratings, sizes, blocked) == tables
+        seated = [entry.user_id for table in tables for entry in table]
+        assert len(seated) == len(set(seated))
+        assert sum(len(table) for table in tables) >= 1000 - max(sizes), "conflicts are repaired, not left to wait"
+        for table in tables:
+            assert len(table) in sizes
+            ids = [entry.user_id for entry in table]
+            assert not any(frozenset(pair) in blocked for pair in combinations(ids, 2))
+            assert not all(entry.last_table == key(*ids) for entry in table)
+            # Repairs are local: a table spans a few places of the standing order, never far.
+            places = [order.index(entry) for entry in table]
+            assert max(places) - min(places) <= services.REPAIR_REACH
