@@ -138,6 +138,37 @@ def test_a_challenge_gone_leaves_its_challenge_to_you_read_and_nothing_else(alic
     assert unread == [(bob.pk, 4)]
 
 
+def test_a_cancelled_or_expired_challenge_reaches_the_pages_of_all_its_players(alice, bob, carol, told,
+                                                                             monkeypatch,
+                                                                             django_capture_on_commit_callbacks):
+    """Besides the notifications, each change of a challenge goes live to everyone in it (their bell's
+    socket, which a challenge's page listens to): here a cancel, and an expiry two weeks on (simulated)."""
+    from apps.notifications import subscribers
+    from apps.social import services as social
+
+    monkeypatch.setattr(subscribers, "bus", lambda: told)
+
+    def changes(user_id):
+        return [(frame["challenge"], frame["change"], frame["status"]) for frame in told.to(user_id)
+                if frame["type"] == "challenge"]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        cancelled = social.challenge_make(by=alice, user_ids=[bob.pk, carol.pk], game=HOUSE, seat_count=3,
+                                          turn_seconds=60)
+    assert changes(bob.pk) == changes(carol.pk) == [(cancelled.pk, "received", "pending")] and changes(alice.pk) == []
+    with django_capture_on_commit_callbacks(execute=True):
+        social.challenge_cancel(by=alice, challenge_id=cancelled.pk)
+    for user in (alice, bob, carol):
+        assert changes(user.pk)[-1] == (cancelled.pk, "cancelled", "cancelled")
+    with django_capture_on_commit_callbacks(execute=True):
+        expiring = social.challenge_make(by=alice, user_ids=[bob.pk], game=HOUSE, seat_count=2, turn_seconds=60)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert social.challenges_expire(now=timezone.now() + timedelta(days=15)) == 1
+    for user in (alice, bob):
+        assert changes(user.pk)[-1] == (expiring.pk, "expired", "expired")
+    assert changes(carol.pk)[-1][0] == cancelled.pk  # not hers
+
+
 def test_a_player_away_a_day_at_a_slow_table_is_told_to_each_other_person_live_and_by_push(
     alice, bob, carol, told, monkeypatch, django_capture_on_commit_callbacks
 ):
