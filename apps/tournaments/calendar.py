@@ -3,6 +3,8 @@
     plan_calendar(now) -> the arenas it made (none for the slots already planned)
 
 - every hour, on the hour: a Tile Rummy arena at 60 s a turn, 2 seats, 50 minutes;
+- every hour at half past: a Rearrange arena at 60 s, 2 seats, 50 minutes, so that a player of either game
+  finds one starting within the hour; not while the daily Rearrange arena runs (17:30 and 18:30 in Bucharest);
 - every day at 18:00 Europe/Bucharest: a Rearrange arena at 60 s, 2 seats, 60 minutes;
 - every evening at 20:00 Europe/Bucharest: the evening arena, Tile Rummy at 60 s, 3-4 seats, 90 minutes;
 - every Sunday at 17:00 Europe/Bucharest: a rating-capped arena (below 1200), Tile Rummy, 60 minutes.
@@ -41,11 +43,12 @@ class Slot:
 
 
 HOURLY = gettext_noop("Hourly Tile Rummy arena")
+HOURLY_REARRANGE = gettext_noop("Hourly Rearrange arena")
 DAILY_REARRANGE = gettext_noop("Daily Rearrange arena")
 EVENING = gettext_noop("Evening arena")
 WEEKLY_CAPPED = gettext_noop("Weekly arena, ratings below 1200")
 #: The names the calendar gives, for the pages to translate.
-NAMES = (HOURLY, DAILY_REARRANGE, EVENING, WEEKLY_CAPPED)
+NAMES = (HOURLY, HOURLY_REARRANGE, DAILY_REARRANGE, EVENING, WEEKLY_CAPPED)
 
 
 def slots(now: datetime, horizon: timedelta = HORIZON) -> Iterator[Slot]:
@@ -53,6 +56,10 @@ def slots(now: datetime, horizon: timedelta = HORIZON) -> Iterator[Slot]:
     end = now + horizon
     hour = now.astimezone(BUCHAREST).replace(minute=0, second=0, microsecond=0)
     while hour <= end:
+        half = hour + timedelta(minutes=30)
+        if now < half <= end and hour.timetz().replace(tzinfo=None) not in (time(17), time(18)):
+            utc = half.astimezone(ZoneInfo("UTC"))
+            yield Slot(f"hourly-rearrange:{utc:%Y-%m-%dT%H:%M}", HOURLY_REARRANGE, utc, "tile-rummy-rearrange", "2", 60, 50)
         if hour > now:
             utc = hour.astimezone(ZoneInfo("UTC"))
             stamp = utc.strftime("%Y-%m-%dT%H:%M")

@@ -22,6 +22,11 @@ def test_six_hours_hold_six_hourlies_the_weekly_the_daily_rearrange_and_the_even
     made = calendar.plan_calendar(SUNDAY)
     keys = sorted(t.calendar_key for t in made)
     assert [k for k in keys if k.startswith("hourly:")] == [f"hourly:2026-12-06T{h:02d}:00" for h in range(13, 19)]
+    # Rearrange every hour at half past (15:30 to 20:30 in Bucharest), but not beside the daily one (17:30, 18:30).
+    assert [k for k in keys if k.startswith("hourly-rearrange:")] == [
+        f"hourly-rearrange:2026-12-06T{h:02d}:30" for h in (13, 14, 17, 18)
+    ]
+    assert {t.game for t in made if t.calendar_key.startswith("hourly-rearrange:")} == {"tile-rummy-rearrange"}
     assert "weekly-capped:2026-12-06T15:00" in keys  # 17:00 in Bucharest
     assert "daily-rearrange:2026-12-06T16:00" in keys  # 18:00 in Bucharest
     assert "evening:2026-12-06T18:00" in keys  # 20:00 in Bucharest
@@ -35,9 +40,9 @@ def test_six_hours_hold_six_hourlies_the_weekly_the_daily_rearrange_and_the_even
 def test_planning_again_makes_nothing_new():
     first = calendar.plan_calendar(SUNDAY)
     assert calendar.plan_calendar(SUNDAY) == []
-    later = calendar.plan_calendar(datetime(2026, 12, 6, 13, 30, tzinfo=UTC))  # an hour on: one more hourly
-    assert [t.calendar_key for t in later] == ["hourly:2026-12-06T19:00"]
-    assert Tournament.objects.count() == len(first) + 1
+    later = calendar.plan_calendar(datetime(2026, 12, 6, 13, 30, tzinfo=UTC))  # an hour on: one more of each hourly
+    assert sorted(t.calendar_key for t in later) == ["hourly-rearrange:2026-12-06T19:30", "hourly:2026-12-06T19:00"]
+    assert Tournament.objects.count() == len(first) + 2
 
 
 def test_the_task_plans_the_calendar_from_now():
