@@ -61,8 +61,8 @@ def schedule(table: Table, game: Game, rules: Rules[Any], state: Any, now: datet
 def turn_time(table: Table, seat: int | None) -> float:
     """The seconds a turn of `seat` may take: the table's pace, halved for a seat that went berserk
     (SPEC 16); at a table without a timer, a day (SPEC 17, slow tables: a player away that long goes on
-    autopilot, as a timeout does at a timed table, and the table's log tells the others; the page shows
-    no clock). Read from the seating at hand: no query."""
+    autopilot, as a timeout does at a timed table; the table's log and the SlowSeatAway event, which the
+    notifications turn into a bell line and a push, tell the others; the page shows no clock). Read from the seating at hand: no query."""
     if not table.turn_seconds:
         return slow_table_seconds()
     if seat is not None and table.seating[seat].get("berserk"):
