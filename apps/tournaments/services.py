@@ -241,7 +241,7 @@ def group_entries(entries: Sequence[Entry], ratings: dict[int, int], sizes: Sequ
     table's first player; one nobody there may sit with waits for the next pass, as do the players at the
     bottom when the count does not split into tables). Pure but for the entries' fields; deterministic.
 
-    Linear in the players (1.5-4 ms of CPU for 1,000, bench/tournament.py), where quick pairing's exact
+    Linear in the players (1-4 ms of CPU for 1,000, 17-21 ms for 10,000, bench/tournament.py), where quick pairing's exact
     search (apps/lib/grouping.py, which this used to call with standing as the rating) took 20-60 ms, and
     a p99 of 130-170 ms at 3-4 seats, for the same 1,000: in an arena a point of standing outweighs any
     rating gap, so that search too cut the standing order into consecutive tables, only slower, and left
@@ -253,26 +253,26 @@ def group_entries(entries: Sequence[Entry], ratings: dict[int, int], sizes: Sequ
             a, b = pair
             against.setdefault(a, set()).add(b)
             against.setdefault(b, set()).add(a)
-    count = len(order)
-    taken = [False] * count  # seated at a table of this pass, or waiting for the next one
-    free = count
-    start = 0
+    taken = [False] * len(order)  # seated at a table of this pass, or waiting for the next one
+    free = len(order)
+    split = scoring.table_sizes_for(free, sizes)  # the sizes of the tables still to form, largest first
+    at = start = 0
     tables: list[list[Entry]] = []
-    while True:
-        while start < count and taken[start]:
+    while at < len(split):
+        while taken[start]:  # the first player not placed yet (there is one: split[at:] seats no more than are free)
             start += 1
-        split = scoring.table_sizes_for(free, sizes)
-        if not split:
-            return tables
-        members = _fill(order, taken, start, split[0], against)
+        members = _fill(order, taken, start, split[at], against)
         if members is None:
             taken[start] = True  # nobody near may sit with them: they wait for the next pass
             free -= 1
+            split, at = scoring.table_sizes_for(free, sizes), 0
             continue
         for index in members:
             taken[index] = True
         free -= len(members)
+        at += 1
         tables.append([order[index] for index in members])
+    return tables
 
 
 def _fill(order: Sequence[Entry], taken: list[bool], start: int, size: int, against: dict[int, set[int]]) -> list[int] | None:

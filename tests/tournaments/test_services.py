@@ -335,6 +335,9 @@ def test_grouping_waits_when_the_only_table_would_be_the_same_again_or_blocked()
     # Blocked from everyone near: that one player waits, the others are seated.
     everyone = [free(i, 10 - i) for i in range(1, 6)]
     assert grouped(everyone, (2,), blocked=[(1, i) for i in range(2, 6)]) == [[2, 3], [4, 5]]
+    # At "3-4" the six left split anew: two tables of 3 (seven would have made a 4 and a 3).
+    seven = [free(i, 10 - i) for i in range(1, 8)]
+    assert grouped(seven, (4, 3), blocked=[(1, i) for i in range(2, 8)]) == [[2, 3, 4], [5, 6, 7]]
 
 
 @pytest.mark.parametrize("count, split", [(3, [3]), (4, [4]), (5, [4]), (6, [3, 3]), (7, [4, 3]), (8, [4, 4]), (9, [3, 3, 3]), (10, [4, 3, 3]), (13, [4, 3, 3, 3])])
