@@ -248,7 +248,8 @@ class Programs:
         self.plain_table: int | None = None
         self.stopping = False
         self.http: Any = None
-        self.waits: list[float] = []  # seconds from the end of a match (or the start) to the next table's socket
+        self.waits: list[float] = []  # seconds from the end of a match to the next table's socket
+        self.first_waits: list[float] = []
         self.joined_at: dict[int, float] = {}
 
     def control(self) -> None:
@@ -265,7 +266,8 @@ class Programs:
 
     def status(self) -> dict[str, Any]:
         return {"t": time.time(), "phase": self.phase, "counts": dict(self.counts), "errors": dict(self.errors),
-                "error_samples": self.error_samples[:10], "waits": self.waits}
+                "error_samples": self.error_samples[:10], "waits": self.waits,
+                "first_waits": self.first_waits}
 
     async def page(self, player: dict[str, Any]) -> tuple[str, dict[str, str]]:
         url = f"{self.spec['http']}/tournaments/{self.spec['arena']}/"
@@ -363,7 +365,10 @@ class Programs:
                 continue
             if table is None:
                 return
-            self.waits.append(time.monotonic() - free_since)
+            if last is None:  # from the start of play (the tick's first pass) to the first table's socket
+                self.first_waits.append(time.monotonic() - self.play_since)
+            else:  # from the end of a match to the next table's socket
+                self.waits.append(time.monotonic() - free_since)
             await self.play_table(table, player, "arena")
             last = table
             free_since = time.monotonic()
@@ -643,7 +648,7 @@ class Sampler(threading.Thread):
         self.backend_cpu: dict[int, float] = {}
 
     def add(self, group: str, pid: int) -> None:
-        self.groups.setdefault(group, []).append(pid)
+        self.groups = {**self.groups, group: [*self.groups.get(group, []), pid]}
 
     def backends(self) -> list[int]:
         out = subprocess.run(["runuser", "-u", "postgres", "--", "psql", "-tAc",
@@ -654,7 +659,7 @@ class Sampler(threading.Thread):
         cpu: dict[str, float] = {}
         rss: dict[str, float] = {}
         parents = process_tree()
-        for group, pids in self.groups.items():
+        for group, pids in list(self.groups.items()):
             members = [m for pid in pids for m in (pid, *descendants(pid, parents))]
             cpu[group] = sum(proc_cpu(m) for m in members)
             rss[group] = sum(proc_rss_mb(m) for m in members)
@@ -666,7 +671,10 @@ class Sampler(threading.Thread):
 
     def run(self) -> None:
         while not self.stop_event.is_set():
-            self.samples.append(self.take())
+            try:
+                self.samples.append(self.take())
+            except Exception as error:  # a process gone between two reads: the next second's sample
+                print(f"sampler: {error!r}", flush=True)
             self.stop_event.wait(1.0)
 
     def at(self, moment: float) -> dict[str, Any]:
@@ -688,6 +696,10 @@ def pct(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    return {"count": len(values), "median": pct(values, 0.5), "p90": pct(values, 0.9), "max": max(values, default=float("nan"))}
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -942,7 +954,8 @@ def main() -> None:
         version_to = Tournament.objects.get(pk=arena.pk).version
         cpu, span = sampler.between(window_from, window_to)
         figures["play"] = play_figures(args, c_from, c_to, meters_from, meters_to, tick_from, tick_to, stack.pids(), cpu, span,
-                                       version_to - version_from, read_json(status), first_tick, play_from)
+                                       version_to - version_from, read_json(status), first_tick, play_from,
+                                       {g: v / 1000 for g, v in figures["quiet"]["no pings"]["cpu_ms_per_s"].items()})
         figures["play"]["machine_load"] = [s["load"] for s in sampler.samples if window_from <= s["t"] <= window_to]
         control.write_text(json.dumps({"phase": "stop"}))
         tick.send_signal(signal.SIGTERM)
@@ -971,7 +984,8 @@ def main() -> None:
 def play_figures(args: argparse.Namespace, c_from: dict[str, Any], c_to: dict[str, Any], meters_from: dict[int, Any],
                  meters_to: dict[int, Any], tick_from: dict[str, Any], tick_to: dict[str, Any], pids: dict[str, int],
                  cpu: dict[str, float], span: float, changes: int, status: dict[str, Any], first_tick: dict[str, Any],
-                 play_from: float) -> dict[str, Any]:
+                 play_from: float, idle: dict[str, float]) -> dict[str, Any]:
+    """The play window's figures (`idle`: each process's CPU seconds a second in the quiet period without pings)."""
     def delta(key: str) -> int:
         return int(c_to.get(key, 0)) - int(c_from.get(key, 0))
 
@@ -999,20 +1013,25 @@ def play_figures(args: argparse.Namespace, c_from: dict[str, Any], c_to: dict[st
         "rate_turns_per_s": args.rate,
         "arena_moves": arena_moves, "plain_moves": plain_moves,
         "arena_moves_per_s": arena_moves / span, "plain_moves_per_s": plain_moves / span,
-        "arena_matches": delta("arena_matches"), "arena_matches_aborted": delta("arena_matches_aborted"),
-        "plain_matches": delta("plain_matches"),
+        "arena_seat_match_ends": delta("arena_matches"), "arena_seat_match_ends_aborted": delta("arena_matches_aborted"),
+        "plain_seat_match_ends": delta("plain_matches"),
         "standings_changes": changes,
         "found_in_frame": delta("found_in_frame"), "found_by_reload": delta("found_by_reload"),
         "found_on_page_after_match": delta("found_on_page_after_match"), "reloads": delta("reloads"),
         "arena_frames_at_tables": delta("arena_frames_at_tables"),
         "standings_frames_to_players": delta("standings_frames_to_players"),
         "errors": status.get("errors", {}), "error_samples": status.get("error_samples", [])[:5],
-        "waits": {"median": statistics.median(status.get("waits") or [0]), "p90": pct(status.get("waits", []), 0.9),
-                  "max": max(status.get("waits") or [0]), "count": len(status.get("waits", []))},
+        "waits_after_match_s": spread(status.get("waits", [])),
+        "waits_first_table_s": spread(status.get("first_waits", [])),
         "cpu_s": cpu,
         "cpu_pct": {group: 100 * value / span for group, value in cpu.items()},
         "A_cpu_ms_per_arena_move": 1000 * cpu.get(f"daphne-{PORT_A}", 0) / max(1, arena_moves),
         "B_cpu_ms_per_plain_move": 1000 * cpu.get(f"daphne-{PORT_B}", 0) / max(1, plain_moves),
+        "A_cpu_ms_per_arena_move_net_of_idle": 1000 * (cpu.get(f"daphne-{PORT_A}", 0) - idle.get(f"daphne-{PORT_A}", 0) * span)
+        / max(1, arena_moves),
+        "B_cpu_ms_per_plain_move_net_of_idle": 1000 * (cpu.get(f"daphne-{PORT_B}", 0) - idle.get(f"daphne-{PORT_B}", 0) * span)
+        / max(1, plain_moves),
+        "A_arena_code_ms_per_arena_move": 1000 * sum(spent for _calls, spent in frames_here.values()) / max(1, arena_moves),
         "A_arena_code": {name: {"calls": calls, "cpu_s": spent} for name, (calls, spent) in frames_here.items()},
         "frames_built": all_frames, "frame_cpu_ms_mean": 1000 * all_frame_cpu / max(1, all_frames),
         "frame_cpu_ms_tick_p50_p99": (pct(frame_samples, 0.5), pct(frame_samples, 0.99)),
