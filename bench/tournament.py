@@ -13,6 +13,9 @@
    seated socket after a standings change) with `--players` entrants on the database: statements, CPU
    and wall per read, the COUNT of those ranked above (selectors.standing_of) beside reading every
    entrant's id in standings order (the read it replaced).
+1c. Choosing the tables of one pass on the database, `--players` free entrants: what `arena_pair` does
+   before it opens any table (services.pairing_tables: the free entrants, their ratings, the blocks among
+   them, the grouping): statements, CPU and wall, median and p99.
 2. One full tick of a running arena with `--players` free players on the database: the grouping plus
    opening every table (`table_open_started`) and its arena rows: wall time and tables per second.
 3. One standings change: building the frame (the top 100 and the tables playing) once, as the worker
@@ -51,7 +54,7 @@ from apps.leaderboards.rating import START_RATING  # noqa: E402
 from apps.lib.grouping import Waiting, form_tables  # noqa: E402
 from apps.tournaments import live, scoring, selectors, services  # noqa: E402
 from apps.tournaments.consumers import TournamentSocket  # noqa: E402
-from apps.tournaments.models import ArenaTable, Entry, Tournament  # noqa: E402
+from apps.tournaments.models import ArenaSeat, ArenaTable, Entry, Tournament  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
@@ -204,6 +207,44 @@ def make_arena(players: int) -> Tournament:
     return arena
 
 
+def choosing_before(arena: Tournament) -> int:
+    """What arena_pair did before opening a table, before this change: the free entries as models with
+    their users, the ratings by a list of ids, the blocks, the exact search."""
+    busy = ArenaSeat.objects.filter(arena_table__tournament=arena, arena_table__finished_at__isnull=True).values("entry_id")
+    entries = list(Entry.objects.filter(tournament=arena, paused=False, removed=False).exclude(pk__in=busy).select_related("user"))
+    ratings = {u: r for u, (r, _m) in services._ratings(arena.game, [e.user_id for e in entries]).items()}
+    blocked = services.blocked_pairs([e.user_id for e in entries])
+    return len(group_entries_before(entries, ratings, arena.table_sizes, blocked))
+
+
+def choosing(arena: Tournament, passes: int) -> None:
+    statements = [0]
+
+    def count(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        statements[0] += 1
+        return execute(sql, params, many, context)
+
+    figures: dict[str, tuple[list[float], list[float], list[int], list[int]]] = {"before": ([], [], [], []), "after": ([], [], [], [])}
+    runs = (("before", lambda: choosing_before(arena)), ("after", lambda: len(services.pairing_tables(arena, timezone.now()))))
+    for step in range(passes):
+        for name, choose in runs if step % 2 == 0 else runs[::-1]:
+            statements[0] = 0
+            with connection.execute_wrapper(count):
+                start_wall, start_cpu = time.perf_counter(), time.process_time()
+                formed = choose()
+                cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
+            figures[name][0].append(cpu * 1000)
+            figures[name][1].append(wall * 1000)
+            figures[name][2].append(statements[0])
+            figures[name][3].append(formed)
+    print(f"1c. choosing the tables of one pass on {connection.vendor}, {Entry.objects.filter(tournament=arena).count()} free entrants "
+          f"at {arena.seats} seats (no table opened), {passes} passes each, alternated:")
+    for name in ("before", "after"):
+        cpu, wall, count_, formed_ = figures[name]
+        print(f"   {name:>6}: {formed_[-1]} tables, statements {statistics.median(count_):.0f}, CPU median {statistics.median(cpu):.1f} ms "
+              f"p99 {pct(cpu, 0.99):.1f} ms; wall median {statistics.median(wall):.1f} ms p99 {pct(wall, 0.99):.1f} ms")
+
+
 def full_tick(arena: Tournament) -> None:
     start_wall, start_cpu = time.perf_counter(), time.process_time()
     result = services.arena_pair(tournament=arena)
@@ -276,6 +317,7 @@ def main() -> None:
     grouping(args.players, args.passes, args.seed)
     arena = make_arena(args.players)
     rank_reads(arena, 200, args.seed)
+    choosing(arena, args.passes)
     if not args.no_tick:
         full_tick(arena)
     text = frames(arena, args.passes)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
@@ -223,15 +223,50 @@ def _table_key(user_ids: Iterable[int]) -> str:
     return ",".join(str(user_id) for user_id in sorted(user_ids))
 
 
-def pairing_candidates(tournament: Tournament, now: datetime) -> list[Entry]:
+@dataclass(frozen=True, slots=True)
+class Free:
+    """A free entrant as the pairing pass needs them: plain values, not a model (a pass may read a thousand:
+    the Entry and User models with them cost 30 ms of CPU at 1,000, bench/tournament.py)."""
+
+    pk: int
+    user_id: int
+    points: int
+    last_table: str
+
+
+def pairing_candidates(tournament: Tournament, now: datetime) -> list[Free]:
     """The entrants who may be paired now: not paused, not removed, not at a table of this arena."""
     busy = ArenaSeat.objects.filter(arena_table__tournament=tournament, arena_table__finished_at__isnull=True).values("entry_id")
-    return list(
-        Entry.objects.filter(tournament=tournament, paused=False, removed=False).exclude(pk__in=busy).select_related("user")
+    rows = (
+        Entry.objects.filter(tournament=tournament, paused=False, removed=False)
+        .exclude(pk__in=busy)
+        .values_list("pk", "user_id", "points", "last_table")
     )
+    return [Free(*row) for row in rows]
 
 
-def group_entries(entries: Sequence[Entry], ratings: dict[int, int], sizes: Sequence[int], blocked: set[frozenset[int]]) -> list[list[Entry]]:
+def _pairing_ratings(tournament: Tournament) -> dict[int, int]:
+    """The rating in the arena's game of each entrant who may play (one query, the entrants as a subquery
+    rather than a list of a thousand ids)."""
+    entrants = Entry.objects.filter(tournament=tournament, paused=False, removed=False).values("user_id")
+    return dict(leaderboard(tournament.game).filter(user_id__in=entrants).order_by().values_list("user_id", "rating"))
+
+
+class Pairable(Protocol):
+    """What the grouping reads of a free entrant (`Free`, or an `Entry`)."""
+
+    @property
+    def user_id(self) -> int: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def last_table(self) -> str: ...
+
+
+P = TypeVar("P", bound=Pairable)
+
+
+def group_entries(entries: Sequence[P], ratings: dict[int, int], sizes: Sequence[int], blocked: set[frozenset[int]]) -> list[list[P]]:
     """Tables among the free `entries`, as lichess's arena pairs by rank (SPEC 16): the players in standing
     order (points, then rating, then the lower user id), cut into consecutive tables, the larger tables at
     the top ("3-4": tables of 4, and of 3 at the bottom where the count needs them). A table never holds a
@@ -257,7 +292,7 @@ def group_entries(entries: Sequence[Entry], ratings: dict[int, int], sizes: Sequ
     free = len(order)
     split = scoring.table_sizes_for(free, sizes)  # the sizes of the tables still to form, largest first
     at = start = 0
-    tables: list[list[Entry]] = []
+    tables: list[list[P]] = []
     while at < len(split):
         while taken[start]:  # the first player not placed yet (there is one: split[at:] seats no more than are free)
             start += 1
@@ -275,7 +310,7 @@ def group_entries(entries: Sequence[Entry], ratings: dict[int, int], sizes: Sequ
     return tables
 
 
-def _fill(order: Sequence[Entry], taken: list[bool], start: int, size: int, against: dict[int, set[int]]) -> list[int] | None:
+def _fill(order: Sequence[Pairable], taken: list[bool], start: int, size: int, against: dict[int, set[int]]) -> list[int] | None:
     """The positions of a table of `size` headed by `order[start]`: the next free players in order, passing
     over one blocked by a member, or one whose seat would make the table its players just left."""
     members = [start]
@@ -299,7 +334,7 @@ def _fill(order: Sequence[Entry], taken: list[bool], start: int, size: int, agai
     return members
 
 
-def _again(table: Sequence[Entry]) -> bool:
+def _again(table: Sequence[Pairable]) -> bool:
     """Whether this is the very table all its players just left."""
     last = table[0].last_table
     if not last or any(entry.last_table != last for entry in table):
@@ -313,21 +348,29 @@ class PairingResult:
     players: int = 0
 
 
+def pairing_tables(tournament: Tournament, now: datetime) -> list[list[Free]]:
+    """The tables one pass forms, before any is opened: three statements (the free entrants, their
+    ratings, the blocks among them) and the grouping."""
+    entries = pairing_candidates(tournament, now)
+    if len(entries) < min(tournament.table_sizes):
+        return []
+    blocked = blocked_pairs([entry.user_id for entry in entries])
+    return group_entries(entries, _pairing_ratings(tournament), tournament.table_sizes, blocked)
+
+
 def arena_pair(*, tournament: Tournament, now: datetime | None = None) -> PairingResult:
     """One pairing pass of a running arena: open a table for each group formed among the free players."""
     now = now or timezone.now()
     result = PairingResult()
     if tournament.status != Status.RUNNING or now >= tournament.pairing_ends_at:
         return result
-    entries = pairing_candidates(tournament, now)
-    if len(entries) < min(tournament.table_sizes):
-        return result
-    ratings = {user_id: rating for user_id, (rating, _m) in _ratings(tournament.game, [e.user_id for e in entries]).items()}
-    blocked = blocked_pairs([entry.user_id for entry in entries])
-    for group in group_entries(entries, ratings, tournament.table_sizes, blocked):
+    groups = pairing_tables(tournament, now)
+    # The accounts of those seated, once for the pass (opening a table needs them: its limits, bans).
+    users = User.objects.in_bulk([entry.user_id for group in groups for entry in group]) if groups else {}
+    for group in groups:
         try:
             table = table_services.table_open_started(
-                players=[entry.user for entry in group],
+                players=[users[entry.user_id] for entry in group],
                 game=tournament.game,
                 seat_count=len(group),
                 turn_seconds=tournament.turn_seconds,
@@ -339,7 +382,7 @@ def arena_pair(*, tournament: Tournament, now: datetime | None = None) -> Pairin
         with transaction.atomic():
             arena_table = ArenaTable.objects.create(tournament=tournament, table_id=table.pk, match_id=table.match_id)
             ArenaSeat.objects.bulk_create(
-                ArenaSeat(arena_table=arena_table, entry=entry, user_id=entry.user_id) for entry in group
+                ArenaSeat(arena_table=arena_table, entry_id=entry.pk, user_id=entry.user_id) for entry in group
             )
             key = _table_key(entry.user_id for entry in group)
             Entry.objects.filter(pk__in=[entry.pk for entry in group]).update(last_table=key)
