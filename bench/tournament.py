@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import statistics
@@ -226,23 +227,54 @@ def choosing(arena: Tournament, passes: int) -> None:
 
     figures: dict[str, tuple[list[float], list[float], list[int], list[int]]] = {"before": ([], [], [], []), "after": ([], [], [], [])}
     runs = (("before", lambda: choosing_before(arena)), ("after", lambda: len(services.pairing_tables(arena, timezone.now()))))
-    for step in range(passes):
-        for name, choose in runs if step % 2 == 0 else runs[::-1]:
+    # The same again with the process's startup heap frozen (gc.freeze(), as apps/live/collector.py does in
+    # the web processes): a full collection then walks only what is younger, not Django's 130,000 objects.
+    full: dict[str, list[float]] = {"before": [], "after": [], "after, heap frozen": []}
+    started = [0.0]
+
+    def pauses(phase: str, info: dict) -> None:  # type: ignore[type-arg]
+        if phase == "start":
+            started[0] = time.perf_counter()
+        elif info["generation"] == 2 and current[0] in full:
+            full[current[0]].append((time.perf_counter() - started[0]) * 1000)
+
+    current = [""]
+    gc.callbacks.append(pauses)
+    figures["after, heap frozen"] = ([], [], [], [])
+    try:
+        for step in range(passes):
+            for name, choose in runs if step % 2 == 0 else runs[::-1]:
+                current[0] = name
+                statements[0] = 0
+                with connection.execute_wrapper(count):
+                    start_wall, start_cpu = time.perf_counter(), time.process_time()
+                    formed = choose()
+                    cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
+                figures[name][0].append(cpu * 1000)
+                figures[name][1].append(wall * 1000)
+                figures[name][2].append(statements[0])
+                figures[name][3].append(formed)
+        gc.collect()
+        gc.freeze()
+        current[0] = "after, heap frozen"
+        for _step in range(passes):
             statements[0] = 0
             with connection.execute_wrapper(count):
                 start_wall, start_cpu = time.perf_counter(), time.process_time()
-                formed = choose()
+                formed = runs[1][1]()
                 cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
-            figures[name][0].append(cpu * 1000)
-            figures[name][1].append(wall * 1000)
-            figures[name][2].append(statements[0])
-            figures[name][3].append(formed)
+            for i, value in enumerate((cpu * 1000, wall * 1000, statements[0], formed)):
+                figures["after, heap frozen"][i].append(value)  # type: ignore[arg-type]
+    finally:
+        gc.unfreeze()
+        gc.callbacks.remove(pauses)
     print(f"1c. choosing the tables of one pass on {connection.vendor}, {Entry.objects.filter(tournament=arena).count()} free entrants "
-          f"at {arena.seats} seats (no table opened), {passes} passes each, alternated:")
-    for name in ("before", "after"):
+          f"at {arena.seats} seats (no table opened), {passes} passes each, before/after alternated, then after with the heap frozen:")
+    for name in ("before", "after", "after, heap frozen"):
         cpu, wall, count_, formed_ = figures[name]
-        print(f"   {name:>6}: {formed_[-1]} tables, statements {statistics.median(count_):.0f}, CPU median {statistics.median(cpu):.1f} ms "
-              f"p99 {pct(cpu, 0.99):.1f} ms; wall median {statistics.median(wall):.1f} ms p99 {pct(wall, 0.99):.1f} ms")
+        print(f"   {name:>18}: {formed_[-1]} tables, statements {statistics.median(count_):.0f}, CPU median {statistics.median(cpu):.1f} ms "
+              f"p99 {pct(cpu, 0.99):.1f} ms; wall median {statistics.median(wall):.1f} ms p99 {pct(wall, 0.99):.1f} ms; "
+              f"{len(full[name])} full collections ({max(full[name], default=0):.0f} ms wall at most)")
 
 
 def full_tick(arena: Tournament) -> None:
