@@ -23,7 +23,7 @@ function renderStandings(rows) {
       h("td", { class: "board__player" }, name, paused ? " " : "", paused ? h("span", { class: "arena__paused" }, text("tPaused")) : ""),
       h("td", { class: "board__num" }, fire ? h("span", { class: "streak", title: text("tStreak") }, "×2") : "", String(points)),
       h("td", { class: "board__num" }, String(matches)),
-      h("td", { class: "board__num" }, String(perf)))) :
+      h("td", { class: "board__num" }, matches ? String(perf) : "–"))) :
     [h("tr", {}, h("td", { colspan: "5", class: "empty-state" }, text("tNobody")))]));
 }
 
