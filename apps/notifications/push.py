@@ -7,6 +7,12 @@ player (the oldest goes), and an endpoint the push service answers 404 or 410 fo
 sent in the player's quiet hours (their own time zone). The words are in the player's language; a push
 says who and which table, never anything of a rack or a chat.
 
+The worker sends many pushes a minute, so what does not change from push to push is made once per worker
+process: the VAPID key is parsed once, the signed VAPID header is kept per push service (its audience) for
+most of its 12 hours of validity and signed anew an hour before it expires, and one HTTP session keeps
+the connections to each push service open. What must be new each time is: each push is encrypted to its
+browser with a key pair of its own (RFC 8291).
+
 Without VAPID keys in the settings (WEBPUSH_VAPID_PUBLIC_KEY, WEBPUSH_VAPID_PRIVATE_KEY: `manage.py
 vapid_keys` makes a pair) Web Push is off: nothing is sent and the settings page says so.
 """
@@ -17,15 +23,21 @@ import base64
 import binascii
 import json
 import logging
+import os
+import threading
+import time
+import urllib.request
 from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import requests
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
-from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]  # pywebpush ships no types
+from py_vapid import Vapid  # type: ignore[import-untyped]  # py_vapid ships no types
+from pywebpush import WebPusher  # type: ignore[import-untyped]  # pywebpush ships no types
 
 from apps.accounts.models import User
 from apps.notifications import presence, texts
@@ -48,6 +60,10 @@ URGENCY: dict[str, str] = {
 }
 #: Whatever the push service answers with these, the subscription is gone for good.
 GONE = (404, 410)
+#: A signed VAPID header is valid this long (RFC 8292 allows at most 24 hours)...
+VAPID_VALIDITY = 12 * 60 * 60
+#: ...and is signed anew when less than this is left, so a push service never sees one about to expire.
+VAPID_RENEW_BEFORE = 60 * 60
 
 
 class BadSubscription(ValueError):
@@ -152,43 +168,107 @@ def payload(notification: Notification, language: str) -> bytes:
         return json.dumps(data, ensure_ascii=False).encode()
 
 
+def audience(endpoint: str) -> str:
+    """The push service's origin: what a VAPID token is for (RFC 8292 2: the "aud" claim)."""
+    parts = urlsplit(endpoint)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+class _ProcessState(threading.local):
+    """What a worker process (each thread of it) keeps between pushes: the parsed VAPID key, the signed
+    headers by audience, the HTTP session. A forked process starts afresh (its parent's sockets are not its)."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.signer: tuple[str, Vapid] | None = None
+        self.headers: dict[tuple[str, str, str], tuple[str, int]] = {}
+        self.session: requests.Session | None = None
+
+
+_state = _ProcessState()
+
+
+def _local() -> _ProcessState:
+    global _state
+    if _state.pid != os.getpid():
+        _state = _ProcessState()
+    return _state
+
+
+def vapid_header(endpoint: str, *, now: float | None = None) -> str:
+    """The Authorization header for a push to `endpoint`: `vapid t=<JWT>,k=<public key>`, the JWT signed
+    (ES256) for the endpoint's push service and valid VAPID_VALIDITY seconds; the same header is reused
+    until less than VAPID_RENEW_BEFORE of it is left (a push service accepts it as often as it is sent
+    until it expires, and the ECDSA signature is the one part of a push worth keeping)."""
+    state = _local()
+    now = time.time() if now is None else now
+    private, subject = str(settings.WEBPUSH_VAPID_PRIVATE_KEY), str(settings.WEBPUSH_VAPID_SUBJECT)
+    key = (private, subject, audience(endpoint))
+    kept = state.headers.get(key)
+    if kept is not None and kept[1] - now > VAPID_RENEW_BEFORE:
+        return kept[0]
+    if state.signer is None or state.signer[0] != private:
+        state.signer = (private, Vapid.from_string(private_key=private))
+    expires = int(now) + VAPID_VALIDITY
+    header = str(state.signer[1].sign({"sub": subject, "aud": key[2], "exp": expires})["Authorization"])
+    if len(state.headers) > 1000:  # push services are a handful (FCM, Mozilla, Apple, Microsoft...)
+        state.headers.clear()
+    state.headers[key] = (header, expires)
+    return header
+
+
+def session() -> requests.Session:
+    """This process's HTTP session: its connections to each push service stay open between pushes. The
+    proxy settings of the environment are honoured; without any, requests is told not to look them up
+    on every push."""
+    state = _local()
+    if state.session is None:
+        state.session = requests.Session()
+        state.session.mount("https://", requests.adapters.HTTPAdapter(max_retries=1))
+        state.session.mount("http://", requests.adapters.HTTPAdapter(max_retries=1))
+        state.session.trust_env = bool(urllib.request.getproxies())
+    return state.session
+
+
 def send_one(subscription: PushSubscription, data: bytes, *, topic_name: str, urgency: str) -> int | None:
-    """Send one push; returns the push service's status, or None if it could not be reached."""
+    """Send one push (encrypted to the browser's keys, aes128gcm; the kept VAPID header); returns the push
+    service's status, or None if it could not be reached."""
     try:
-        response = webpush(
-            subscription_info={"endpoint": subscription.endpoint,
-                               "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}},
-            data=data,
-            vapid_private_key=settings.WEBPUSH_VAPID_PRIVATE_KEY,
-            vapid_claims={"sub": settings.WEBPUSH_VAPID_SUBJECT},  # a new dict each time: webpush adds "aud"
+        response = WebPusher(
+            {"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}},
+            requests_session=session(),
+        ).send(
+            data,
+            {"Topic": topic_name, "Urgency": urgency, "Authorization": vapid_header(subscription.endpoint)},
             ttl=TTL,
-            headers={"Topic": topic_name, "Urgency": urgency},
+            content_encoding="aes128gcm",
             timeout=10,
         )
-    except WebPushException as error:
-        status = error.response.status_code if error.response is not None else None
-        if status not in GONE:
-            log.warning("A push to %s failed: %s", urlsplit(subscription.endpoint).hostname, error)
-        return status
     except Exception as error:  # the push service is unreachable: this push is lost, the next one may go
         log.warning("A push to %s failed: %s: %s", urlsplit(subscription.endpoint).hostname, type(error).__name__, error)
         return None
-    return int(getattr(response, "status_code", 201))
+    status = int(response.status_code)
+    if status > 202 and status not in GONE:
+        log.warning("A push to %s failed: %s %s", urlsplit(subscription.endpoint).hostname, status, response.reason)
+    return status
 
 
 def push_notification(notification_id: int, created: str = "", *, now: datetime | None = None) -> Outcome:
     """Push the notification to the player's browsers unless there is no need (read already, moved up by
     a newer turn, its kind not wanted, quiet hours, a socket open at its table) or Web Push is off."""
-    notification = Notification.objects.select_related("user", "actor").filter(pk=notification_id).first()
+    notification = (
+        Notification.objects.select_related("user", "actor", "user__push_settings").filter(pk=notification_id).first()
+    )
     if notification is None or notification.read_at is not None:
         return Outcome(skipped="read")
     if created and notification.created_at.isoformat() != created:
         return Outcome(skipped="superseded")  # a newer turn moved it up and queued its own push
     if not enabled():
         return Outcome(skipped="off")
-    preferences = PushSettings.objects.filter(user_id=notification.user_id).first() or PushSettings(
-        user_id=notification.user_id
-    )
+    try:
+        preferences = notification.user.push_settings
+    except PushSettings.DoesNotExist:
+        preferences = PushSettings(user_id=notification.user_id)
     if notification.kind not in preferences.kinds:
         return Outcome(skipped="kind")
     if quiet(preferences, now or timezone.now()):
@@ -197,11 +277,12 @@ def push_notification(notification_id: int, created: str = "", *, now: datetime 
         return Outcome(skipped="at_table")
     sent = removed = 0
     topic_name, urgency = topic(notification), URGENCY.get(notification.kind, "normal")
+    said: dict[str, bytes] = {}  # the payload by language: the same words for each browser in it
     for subscription in PushSubscription.objects.filter(user_id=notification.user_id):
-        status = send_one(
-            subscription, payload(notification, language_for(notification.user, subscription)),
-            topic_name=topic_name, urgency=urgency,
-        )
+        language = language_for(notification.user, subscription)
+        if language not in said:
+            said[language] = payload(notification, language)
+        status = send_one(subscription, said[language], topic_name=topic_name, urgency=urgency)
         if status in GONE:
             subscription.delete()
             removed += 1

@@ -196,3 +196,92 @@ def test_browsers_subscribing_at_once_still_leave_at_most_five():
         thread.join(60)
     assert failures == []
     assert PushSubscription.objects.filter(user=player).count() == push.MAX_DEVICES
+
+
+# --- what a worker keeps between pushes: the signed VAPID header, the HTTP session ----------------------
+
+
+@pytest.fixture
+def fresh_process(monkeypatch):
+    """A worker process that has sent nothing yet (nothing kept from another test)."""
+    monkeypatch.setattr(push, "_state", push._ProcessState())
+
+
+def test_the_vapid_header_is_kept_per_push_service_and_still_verifies(alice, bob, service, told, fresh_process):
+    subscribed(alice, service, "alice-phone")
+    subscribed(bob, service, "bob-phone")
+    for user in (alice, bob, alice):
+        note = services.notify(user_id=user.pk, kind=Kind.YOUR_TURN, table_id=user.pk)
+        assert push.push_notification(note.pk).sent == 1
+    headers = {received.headers["authorization"] for received in service.received}
+    assert len(service.received) == 3 and len(headers) == 1  # signed once, for the three pushes
+    claims = check_vapid(headers.pop(), PUBLIC, service.origin)
+    assert claims["sub"] == "mailto:test@example.org"
+    assert claims["exp"] - push.VAPID_VALIDITY <= datetime.now(UTC).timestamp() <= claims["exp"]
+    with PushService() as other:  # another push service: a token of its own (its origin is the audience)
+        subscribed(alice, other, "alice-laptop")
+        note = services.notify(user_id=alice.pk, kind=Kind.YOUR_TURN, table_id=99)
+        assert push.push_notification(note.pk).sent == 2
+        [received] = other.received
+        assert check_vapid(received.headers["authorization"], PUBLIC, other.origin)["aud"] == other.origin
+    assert service.received[-1].headers["authorization"] == service.received[0].headers["authorization"]
+
+
+def test_the_vapid_header_is_signed_anew_before_it_expires(service, fresh_process):
+    endpoint = service.endpoint("phone")
+    start = 1_800_000_000.0
+    first = push.vapid_header(endpoint, now=start)
+    assert check_vapid(first, PUBLIC, service.origin)["exp"] == start + push.VAPID_VALIDITY
+    almost = start + push.VAPID_VALIDITY - push.VAPID_RENEW_BEFORE - 1
+    assert push.vapid_header(endpoint, now=almost) == first  # more than the margin left: kept
+    renewed = push.vapid_header(endpoint, now=almost + 2)  # less than VAPID_RENEW_BEFORE left: signed anew
+    assert renewed != first
+    claims = check_vapid(renewed, PUBLIC, service.origin)
+    assert claims["exp"] == int(almost + 2) + push.VAPID_VALIDITY
+    assert claims["exp"] - (start + push.VAPID_VALIDITY) > push.VAPID_RENEW_BEFORE  # never sent one near its end
+    assert push.vapid_header(endpoint, now=almost + 3) == renewed
+
+
+def test_a_new_vapid_key_is_used_at_once(service, fresh_process):
+    endpoint = service.endpoint("phone")
+    old = push.vapid_header(endpoint)
+    public, private = new_pair()
+    with override_settings(WEBPUSH_VAPID_PUBLIC_KEY=public, WEBPUSH_VAPID_PRIVATE_KEY=private):
+        new = push.vapid_header(endpoint)
+    assert new != old
+    assert check_vapid(new, public, service.origin)["aud"] == service.origin
+    with pytest.raises(AssertionError):
+        check_vapid(new, PUBLIC, service.origin)  # not the old key's
+
+
+def test_each_browser_gets_the_words_of_its_language_and_the_task_reads_two_tables(
+    alice, service, told, fresh_process, django_assert_num_queries
+):
+    alice.language = ""
+    alice.save(update_fields=["language"])
+    english = subscribed(alice, service, "en-phone", language="en")
+    romanian = subscribed(alice, service, "ro-laptop", language="ro")
+    also_romanian = subscribed(alice, service, "ro-tablet", language="ro")
+    note = services.notify(user_id=alice.pk, kind=Kind.YOUR_TURN, table_id=42)
+    with django_assert_num_queries(2):  # the notification with its player and settings; the browsers
+        assert push.push_notification(note.pk, note.created_at.isoformat()).sent == 3
+    bodies = {received.path: received.body for received in service.received}
+    assert english.decrypt(bodies["/push/en-phone"])["body"] == "Your turn at table 42."
+    assert romanian.decrypt(bodies["/push/ro-laptop"])["body"] == also_romanian.decrypt(bodies["/push/ro-tablet"])["body"]
+    assert romanian.decrypt(bodies["/push/ro-laptop"])["body"] != "Your turn at table 42."
+    assert bodies["/push/ro-laptop"] != bodies["/push/ro-tablet"]  # each encrypted to its own browser
+
+
+def test_a_push_service_that_cannot_be_reached_loses_that_push_and_the_next_one_goes(alice, service, told, fresh_process):
+    subscribed(alice, service, "phone")
+    first = services.notify(user_id=alice.pk, kind=Kind.YOUR_TURN, table_id=1)
+    assert push.push_notification(first.pk).sent == 1
+    with PushService() as other:
+        endpoint = other.endpoint("gone-away")
+    PushSubscription.objects.filter(user=alice).update(endpoint=endpoint)  # its server has stopped
+    second = services.notify(user_id=alice.pk, kind=Kind.YOUR_TURN, table_id=2)
+    assert push.push_notification(second.pk) == push.Outcome()  # nothing sent, nothing removed
+    PushSubscription.objects.filter(user=alice).update(endpoint=service.endpoint("phone"))
+    third = services.notify(user_id=alice.pk, kind=Kind.YOUR_TURN, table_id=3)
+    assert push.push_notification(third.pk).sent == 1
+    assert push.session() is push.session()  # one session for the process's pushes
