@@ -143,6 +143,29 @@ def test_berserk_halves_the_seats_own_clock_and_only_before_the_first_move():
     assert selectors.own_turns_in_match(table.match_id, make_user("carmen").pk) == 0
 
 
+@override_settings(TABLE_FAIR_SEED_SECONDS=0)
+def test_a_berserk_seats_own_turns_are_counted_for_the_whole_match_even_when_unrated(monkeypatch):
+    """An arena's +1 for a berserk first place needs 7 turns of the player's own (SPEC 16): they are
+    counted past the abort window's few, and at a casual table, where nobody else's are."""
+    from types import SimpleNamespace
+
+    from apps.tables import fairness, selectors
+
+    monkeypatch.setattr(fairness, "secrets", SimpleNamespace(token_bytes=random.Random(7).randbytes))  # the same deal each run
+    ana, bogdan = make_user("ana"), make_user("bogdan")
+    table = services.table_open_started(players=[ana, bogdan], game="tile-rummy", seat_count=2, turn_seconds=60, casual=True)
+    services.seat_berserk(table_id=table.pk, by=ana)
+    rng = random.Random(7)
+    for _ in range(200):
+        table, state = state_of(table.pk)
+        if table.status != Table.Status.PLAYING or Game.objects.get(pk=table.current_game_id).turn >= 16:
+            break
+        seat = services_rules_to_move(table, state)
+        services.game_move(table_id=table.pk, by=(ana, bogdan)[seat], move=human_move(table.pk, seat, rng))
+    assert selectors.own_turns_in_match(table.match_id, ana.pk) >= 7
+    assert selectors.own_turns_in_match(table.match_id, bogdan.pk) == 0  # not berserk, not rated: not counted
+
+
 def services_rules_to_move(table, state):
     return get_rules(table.game).to_move(state)
 

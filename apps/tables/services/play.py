@@ -84,9 +84,13 @@ def apply_and_save(
         game.turn += 1
         game.draft = None
         game_fields.append("draft")
-        if actor == Actor.PLAYER and seat == before_to_move and counts_own_turns(table, game) and not isinstance(move, Leave):
+        if actor == Actor.PLAYER and seat == before_to_move and not isinstance(move, Leave) and (
+            counts_own_turns(table, game) or table.seating[seat].get("berserk")
+        ):
             # The seat ended its own turn (not autopilot, not a timeout): the abort window's count (SPEC 11),
-            # written in the game's UPDATE below.
+            # and a berserk seat's every turn (an arena's +1 needs 7 of its own, SPEC 16: read from the
+            # seating at hand, so a seat that did not go berserk pays nothing more), written in the game's
+            # UPDATE below.
             own = list(game.own_turns or ()) + [0] * (table.seat_count - len(game.own_turns or ()))
             own[seat] += 1
             game.own_turns = own
