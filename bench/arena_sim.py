@@ -54,6 +54,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -369,7 +370,12 @@ class Programs:
                 self.first_waits.append(time.monotonic() - self.play_since)
             else:  # from the end of a match to the next table's socket
                 self.waits.append(time.monotonic() - free_since)
-            await self.play_table(table, player, "arena")
+            try:
+                await self.play_table(table, player, "arena")
+            except Exception as error:  # counted and shown: a program never stops silently
+                self.errors[f"arena table {type(error).__name__}"] += 1
+                if self.errors[f"arena table {type(error).__name__}"] <= 3:
+                    traceback.print_exc()
             last = table
             free_since = time.monotonic()
 
@@ -380,16 +386,35 @@ class Programs:
             await self.play_table(self.plain_table, player, "plain")
 
     async def play_table(self, table_id: int, player: dict[str, Any], kind: str) -> None:
-        """One seat's socket until its match is over (arena) or the run stops (plain: a rematch after each)."""
+        """One seat until its match is over (arena) or the run stops (plain: a rematch after each match); a
+        refused or dropped socket connects again after a growing, jittered wait, as the browser does."""
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+        self.counts[f"{kind}_sockets"] += 1
+        try:
+            for attempt in range(10):
+                try:
+                    if await self.seat_socket(table_id, player, kind):
+                        return
+                except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake) as error:
+                    self.errors[f"{kind} table socket {type(error).__name__}"] += 1
+                if self.stopping:
+                    return
+                self.counts[f"{kind}_table_reconnects"] += 1
+                await asyncio.sleep(self.rng.uniform(0, min(30.0, 2**attempt)))
+            self.counts[f"{kind}_gave_up"] += 1
+        finally:
+            self.counts[f"{kind}_sockets"] -= 1
+
+    async def seat_socket(self, table_id: int, player: dict[str, Any], kind: str) -> bool:
+        """One connection of a seat: True when its part is done (the arena match over, or the run stopping)."""
         from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed
 
         base = self.spec["arena_table_ws"] if kind == "arena" else self.spec["plain_table_ws"]
         url = f"{base}/ws/tables/{table_id}/"
         origin = url.replace("ws://", "http://").split("/ws/")[0]
         seat_state: dict[str, Any] = {"version": -1, "frame": None, "pending": None, "heard": time.monotonic(),
                                       "rematched": None}
-        self.counts[f"{kind}_sockets"] += 1
         try:
             async with connect(url, origin=origin, additional_headers=[("Cookie", player["cookie"])], compression=None,
                                proxy=None, open_timeout=60, ping_interval=None, max_queue=None) as ws:
@@ -415,7 +440,7 @@ class Programs:
                                 self.counts["arena_matches"] += 1
                                 if match.get("aborted"):
                                     self.counts["arena_matches_aborted"] += 1
-                                return
+                                return True
                             if seat_state["rematched"] != match.get("url"):
                                 seat_state["rematched"] = match.get("url")
                                 self.counts["plain_matches"] += 1
@@ -435,10 +460,8 @@ class Programs:
                             self.errors[f"{kind} {code}"] += 1
                             if len(self.error_samples) < 20:
                                 self.error_samples.append(frame)
-        except (OSError, TimeoutError, ConnectionClosed) as error:
-            self.errors[f"{kind} socket {type(error).__name__}"] += 1
+                return True
         finally:
-            self.counts[f"{kind}_sockets"] -= 1
             if seat_state["pending"] is not None:
                 seat_state["pending"].cancel()
 
@@ -521,24 +544,30 @@ async def viewers_async(spec: dict[str, Any]) -> None:
 
     async def viewer(i: int) -> None:
         await asyncio.sleep(float(spec["ramp"]) * i / max(1, spec["viewers"]))
-        try:
-            async with connect(url, origin=origin, compression=None, proxy=None, open_timeout=120, ping_interval=None,
-                               max_queue=None) as ws:
-                sockets[i] = ws
-                heard[i] = time.monotonic()
-                counts["connected"] += 1
-                try:
-                    async for raw in ws:
-                        text = raw if isinstance(raw, str) else raw.decode()
-                        heard[i] = time.monotonic()
-                        counts["standings" if text.startswith('{"type":"standings"') else
-                               "pongs" if text.startswith('{"type":"pong"') else "other"] += 1
-                        counts["bytes"] += len(text)
-                finally:
-                    counts["connected"] -= 1
-                    sockets.pop(i, None)
-        except Exception as error:
-            counts[f"failed {type(error).__name__}"] += 1
+        for attempt in range(6):  # as the browser: reconnect after a refusal, with a growing, jittered wait
+            try:
+                async with connect(url, origin=origin, compression=None, proxy=None, open_timeout=120,
+                                   ping_interval=None, max_queue=None) as ws:
+                    sockets[i] = ws
+                    heard[i] = time.monotonic()
+                    counts["connected"] += 1
+                    try:
+                        async for raw in ws:
+                            text = raw if isinstance(raw, str) else raw.decode()
+                            heard[i] = time.monotonic()
+                            counts["standings" if text.startswith('{"type":"standings"') else
+                                   "pongs" if text.startswith('{"type":"pong"') else "other"] += 1
+                            counts["bytes"] += len(text)
+                    finally:
+                        counts["connected"] -= 1
+                        sockets.pop(i, None)
+                return
+            except Exception as error:
+                counts[f"refused {type(error).__name__}"] += 1
+                if state["stop"]:
+                    return
+                await asyncio.sleep(random.uniform(0, min(30.0, 2.0 * 2**attempt)))
+        counts["failed"] += 1
 
     async def pinger() -> None:
         while True:
@@ -834,7 +863,7 @@ def main() -> None:
         print(f"{joined} players' sockets open on the arena page (C)", flush=True)
 
         # 3. Viewers, and the quiet periods.
-        vspec = {"arena_ws": spec["arena_ws"], "arena": arena.pk, "viewers": args.viewers, "ramp": max(10.0, args.viewers / 200),
+        vspec = {"arena_ws": spec["arena_ws"], "arena": arena.pk, "viewers": args.viewers, "ramp": max(10.0, args.viewers / 100),
                  "control": str(log_dir / "viewers-control.json"), "status": str(log_dir / "viewers-status.json")}
         vcontrol, vstatus = Path(vspec["control"]), Path(vspec["status"])
         vcontrol.write_text(json.dumps({"pings": True}))
@@ -849,14 +878,14 @@ def main() -> None:
 
         rss_before = sampler.take()["rss"].get("daphne-8633", 0)
         try:
-            wait_for(lambda: vcounts().get("connected", 0) + sum(v for k, v in vcounts().items() if k.startswith("failed"))
-                     >= args.viewers, CEILING, "the viewers")
+            wait_for(lambda: vcounts().get("connected", 0) + vcounts().get("failed", 0) >= args.viewers, CEILING, "the viewers")
         except RuntimeError as error:
             print(f"  {error}", flush=True)
         time.sleep(PING_AFTER + 2)
         connected = vcounts().get("connected", 0)
         rss_after = sampler.take()["rss"].get("daphne-8633", 0)
-        figures["viewers"] = {"asked": args.viewers, "connected": connected, "failed": {k: v for k, v in vcounts().items() if k.startswith("failed")},
+        figures["viewers"] = {"asked": args.viewers, "connected": connected, "failed": vcounts().get("failed", 0),
+                              "refusals": {k: v for k, v in vcounts().items() if k.startswith("refused")},
                               "C_rss_mb_before": rss_before, "C_rss_mb_after": rss_after}
         print(f"viewers: {connected} of {args.viewers} connected; C's memory {rss_before:.0f} -> {rss_after:.0f} MB", flush=True)
         quiet: dict[str, Any] = {}
