@@ -3,6 +3,8 @@ page (standings, tables in play, my table, join / pause / play on / berserk, a c
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -22,10 +24,14 @@ def game_name(slug: str) -> str:
 
 def index(request: HttpRequest) -> HttpResponse:
     lists = selectors.listing()
+    now = timezone.now()
     for group in lists.values():
         for tournament in group:
             tournament.game_name = game_name(tournament.game)  # type: ignore[attr-defined]  # for the template
-    return render(request, "tournaments/index.html", {**lists, "now": timezone.now()})
+            # Under a minute to the start (or the end), "in 0 minutes" says nothing: the card says "less than a minute".
+            moment = tournament.starts_at if tournament.status == Tournament.Status.PLANNED else tournament.ends_at
+            tournament.within_minute = moment - now < timedelta(minutes=1)  # type: ignore[attr-defined]
+    return render(request, "tournaments/index.html", {**lists, "now": now})
 
 
 def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
