@@ -407,6 +407,7 @@ def run_phase(name: str, tree: Path, args: argparse.Namespace, env: dict[str, st
         "service_cpu_ms_push": service_cpu * 1000 / max(1, checked),
         "drain_seconds": last_push - start,
         "throughput": len(pushed_events) / max(1e-9, last_push - start - deliberate),
+        "capacity": with_task / max(1e-9, worker_cpu),
         "p50": percentile(latencies, 0.50), "p95": percentile(latencies, 0.95), "p99": percentile(latencies, 0.99),
         "max": max(latencies, default=math.nan),
         "vapid_headers": len(verified_headers), "backlog": backlog, "load": (load_before, load_after),
@@ -430,7 +431,9 @@ def report(result: dict[str, Any]) -> None:
     print(f"   worker CPU {r['worker_cpu_s']:.1f} s: {r['worker_cpu_ms_event']:.2f} ms per event, "
           f"{r['worker_cpu_ms_task']:.2f} ms per task; subscriber (generators) {r['generator_cpu_ms']:.2f} ms "
           f"per event; push service {r['service_cpu_ms_push']:.2f} ms per push")
-    print(f"   last push {r['drain_seconds']:.1f} s after the start; throughput {r['throughput']:.0f} events/s; "
+    print(f"   last push {r['drain_seconds']:.1f} s after the start; {r['throughput']:.0f} events pushed a second "
+          f"(at most the rate the generators made them); the worker's capacity {r['capacity']:.0f} tasks per CPU "
+          f"second (one core); "
           f"load average (1, 5 min) {r['load'][0][0]:.2f}/{r['load'][0][1]:.2f} before, "
           f"{r['load'][1][0]:.2f}/{r['load'][1][1]:.2f} after")
     rows = r["backlog"]
