@@ -53,7 +53,7 @@ def quick_pools(context: dict[str, Any], compact: bool = False, seeks: bool = Fa
                     for seats in seats_of(game)
                 ],
                 "pools": [
-                    {"key": pool.key, "label": pool.label()}
+                    {"key": pool.key, "label": pool.label(), "rated": pool.rated}
                     for pool in (Pool(game, s, p, r) for s in seats_of(game) for p in paces for r in (True, False))
                 ],
             }
