@@ -285,3 +285,13 @@ def test_a_push_service_that_cannot_be_reached_loses_that_push_and_the_next_one_
     third = services.notify(user_id=alice.pk, kind=Kind.YOUR_TURN, table_id=3)
     assert push.push_notification(third.pk).sent == 1
     assert push.session() is push.session()  # one session for the process's pushes
+
+
+def test_a_forked_worker_process_keeps_nothing_of_its_parents(service, fresh_process, monkeypatch):
+    """Celery's prefork children: the parent's session (its sockets) and headers are not theirs."""
+    parent_session, parent_header = push.session(), push.vapid_header(service.endpoint("phone"))
+    monkeypatch.setattr(push.os, "getpid", lambda: -1)  # as after a fork
+    assert push.session() is not parent_session
+    assert push._local().headers == {}
+    assert check_vapid(push.vapid_header(service.endpoint("phone")), PUBLIC, service.origin)
+    assert push._local().pid == -1 and parent_header
