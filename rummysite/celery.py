@@ -9,7 +9,7 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import after_setup_logger as setup_logging_done
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummysite.settings")
 
@@ -65,3 +65,17 @@ def _freeze_startup_heap(**kwargs: Any) -> None:
 
     gc.collect()
     collector.freeze()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _database_connections_as_a_request(sender: Any = None, **kwargs: Any) -> None:
+    """Around each task, the database connections are kept or closed by Django's rules, as around a
+    request (settings.CELERY_DB_REUSE_MAX keeps Celery from closing them every task): one past
+    CONN_MAX_AGE or left unusable by an error is closed, and a kept one is health-checked at its next use.
+    Not for a task run eagerly, inside its caller's transaction (Celery's fixup leaves those alone too)."""
+    from django.db import close_old_connections
+
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    close_old_connections()

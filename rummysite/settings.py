@@ -204,6 +204,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup closes every database connection before and after each task unless this is set
+# (a new PostgreSQL connection per task: 2-3 ms of the worker's CPU and a backend process started,
+# bench/README.md "Notifications"). With it, the worker's connections follow Django's own rules instead,
+# as a request's do: rummysite/celery.py runs close_old_connections around each task (CONN_MAX_AGE,
+# CONN_HEALTH_CHECKS, a connection left unusable by an error).
+CELERY_DB_REUSE_MAX = 1_000_000
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"

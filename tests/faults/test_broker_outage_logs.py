@@ -50,26 +50,3 @@ def test_other_errors_keep_their_traceback():
     assert "Traceback" in logging.Formatter().format(record)
     assert "ValueError: a bug" in logging.Formatter().format(record)
 
-
-def test_a_worker_process_freezes_its_startup_heap():
-    """A worker's child (or a solo worker) takes its startup objects out of the collector's reach, once
-    it runs: the arena's pairing pass otherwise paid a full collection of them now and then."""
-    import gc
-    import weakref
-
-    from celery.signals import worker_process_init, worker_ready
-
-    from rummysite import celery
-
-    def receivers(signal):  # type: ignore[no-untyped-def]
-        return [ref() if isinstance(ref, weakref.ReferenceType) else ref for _, ref in signal.receivers]
-
-    assert celery._freeze_startup_heap in receivers(worker_process_init)
-    assert celery._freeze_startup_heap in receivers(worker_ready)
-    gc.unfreeze()
-    try:
-        assert gc.get_freeze_count() == 0
-        celery._freeze_startup_heap(sender=None)
-        assert gc.get_freeze_count() > 10_000  # Django and the apps, at the least
-    finally:
-        gc.unfreeze()
