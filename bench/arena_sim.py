@@ -788,7 +788,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--viewers", type=int, default=5000)
-    parser.add_argument("--rate", type=float, default=20.0, help="arena turns a second, across all its tables")
+    parser.add_argument("--rate", type=float, default=15.0, help="arena turns a second, across all its tables")
     parser.add_argument("--plain-think", type=float, default=1.0, help="seconds before each turn at the plain table")
     parser.add_argument("--play", type=float, default=600.0, help="seconds of play measured")
     parser.add_argument("--quiet", type=float, default=30.0, help="seconds of each quiet measurement")
