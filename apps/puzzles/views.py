@@ -53,7 +53,9 @@ def _page(request: HttpRequest, puzzle: Puzzle | None, *, mode: str, title: str,
         context.update(
             frame=frame_of(puzzle, name=_name(request)),
             goal=goal_text(puzzle),
-            themes=[theme_name(name) for name in puzzle.theme_list],
+            # A theme says how the puzzle is solved ("a joker from your rack"): named only once it is
+            # answered, or when the player chose the theme (as lichess shows them after the solve).
+            themes=[theme_name(name) for name in puzzle.theme_list] if answered or mode == "theme" else [],
             answered=answered,
             share_url=request.build_absolute_uri(reverse("puzzles:puzzle", args=[puzzle.pk])),
             next_url={
@@ -144,6 +146,7 @@ def _outcome_json(
         "rating_before": round(outcome.rating_before),
         "rating_after": round(outcome.rating_after),
         "solution_url": reverse("puzzles:solution", args=[puzzle.pk]),
+        "themes": [str(theme_name(name)) for name in puzzle.theme_list],
         # A visitor's first answer signed them in as a guest, which rotates the CSRF token: the page's next
         # POST needs the new one.
         "csrf": get_token(request),

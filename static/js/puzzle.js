@@ -143,6 +143,8 @@ function judged(data, gaveUp) {
   showButton.hidden = true; // the verdict has its own
   const rating = document.getElementById("puzzle-rating");
   if (rating && data.rated) rating.textContent = String(data.rating_after);
+  const themes = document.getElementById("puzzle-themes");
+  if (themes && data.themes && data.themes.length) themes.textContent = ` · ${data.themes.join(", ")}`; // named once answered
   if (gaveUp) showSolution();
 }
 

@@ -107,6 +107,24 @@ def test_the_solution_is_in_no_page_and_no_response_before_an_answer(lend: Puzzl
 
 
 @pytest.mark.django_db
+def test_the_themes_are_named_only_once_answered_or_when_chosen(lend: Puzzle) -> None:
+    """A theme tells how to solve ("a joker from your rack"): not on the page before an answer."""
+    from apps.puzzles.words import theme_name
+
+    assert lend.theme_list
+    names = [str(theme_name(name)) for name in lend.theme_list]
+    client = Client()
+    page = client.get(reverse("puzzles:puzzle", args=[lend.pk])).content.decode()
+    assert re.search(r'<span id="puzzle-themes">\s*</span>', page)
+    verdict = answer(client, lend, SHORT_ONE)
+    assert verdict["themes"] == names
+    page = client.get(reverse("puzzles:puzzle", args=[lend.pk])).content.decode()
+    assert all(name in page for name in names)
+    chosen = Client().get(reverse("puzzles:theme", args=[lend.theme_list[0]])).content.decode()
+    assert names[0] in chosen  # the player asked for that theme
+
+
+@pytest.mark.django_db
 def test_giving_up_is_a_miss_and_opens_the_solution(lend: Puzzle) -> None:
     client = Client()
     response = client.post(reverse("puzzles:give_up", args=[lend.pk]), "{}", content_type="application/json")
