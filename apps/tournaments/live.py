@@ -30,6 +30,19 @@ def topic(tournament_id: int) -> str:
     return f"tournament:{tournament_id}"
 
 
+def seat_topic(tournament_id: int, user_id: int) -> str:
+    """One entrant's own topic in an arena: the arena page's socket of a signed-in entrant listens to it."""
+    return f"tournament:{tournament_id}:player:{user_id}"
+
+
+def tell_seated(tournament_id: int, table_id: int, user_ids: list[int]) -> None:
+    """Each player of a table the arena just opened is told at once, on their own topic: the standings
+    frame lists only the newest tables, and a pass that opens hundreds publishes it once, at its end."""
+    text = dumps({"type": "table", "table": table_id})
+    for user_id in user_ids:
+        bus().publish(seat_topic(tournament_id, user_id), text)
+
+
 def frame_text(tournament: Tournament) -> str:
     return dumps(standings_frame(tournament))
 

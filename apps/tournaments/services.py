@@ -386,6 +386,10 @@ def arena_pair(*, tournament: Tournament, now: datetime | None = None) -> Pairin
             )
             key = _table_key(entry.user_id for entry in group)
             Entry.objects.filter(pk__in=[entry.pk for entry in group]).update(last_table=key)
+            seated = [entry.user_id for entry in group]
+            transaction.on_commit(
+                lambda table_id=table.pk, seated=seated: live.tell_seated(tournament.pk, table_id, seated)
+            )
         result.tables += 1
         result.players += len(group)
     if result.tables:

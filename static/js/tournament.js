@@ -40,13 +40,18 @@ function followMyTable(tables) {
   const me = root.dataset.me;
   if (!me) return;
   const mine = tables.find(([, players]) => players.includes(me));
-  if (mine && String(mine[0]) !== root.dataset.myTable) {
-    root.dataset.myTable = String(mine[0]);
-    location.assign(root.dataset.watchUrl.replace("/0/", `/${mine[0]}/`));
-  }
+  if (mine) goToTable(mine[0]);
+}
+
+function goToTable(tableId) {
+  // The arena opened a table for this player (told on their own topic the moment it opened).
+  if (!root.dataset.me || String(tableId) === root.dataset.myTable) return;
+  root.dataset.myTable = String(tableId);
+  location.assign(root.dataset.watchUrl.replace("/0/", `/${tableId}/`));
 }
 
 function onFrame(frame) {
+  if (frame.type === "table") return goToTable(frame.table);
   if (frame.type !== "standings" || frame.version < shown) return;
   shown = frame.version;
   renderStandings(frame.rows);
