@@ -52,7 +52,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 db = sync_to_async
 
 GAME = "tile-rummy"
-SEED = 44
+SEED = 14  # of the seeds tried (1-21, 44) every one passes; this one plays the fewest moves (320)
 NAMES = ("ana", "bogdan", "carmen", "dan", "elena", "florin")
 STAR, LEAVER = "ana", "elena"  # ana always plays well; elena stands up from her first match
 PACE = 60
@@ -65,6 +65,16 @@ def seeded_deals(monkeypatch):
     """Every fair deal's server seed from one seeded generator: the same deals in every run."""
     rng = random.Random(SEED)
     monkeypatch.setattr(fairness, "secrets", SimpleNamespace(token_bytes=rng.randbytes))
+
+
+@pytest.fixture
+def one_writer_at_a_time(settings):
+    """SQLite's test database (one shared in-memory cache) refuses a write while another connection reads
+    the same table ('database table is locked', not waited for), and the server loop's check of the
+    tables' versions reads them every second (apps/tables/rooms.py: the repair of a lost publish, which
+    nothing here loses): on SQLite it waits a minute, so a move never meets it. PostgreSQL keeps it."""
+    if connection.vendor != "postgresql":
+        settings.TABLE_ROOM_CHECK_SECONDS = 60.0
 
 
 @pytest.fixture
@@ -285,7 +295,7 @@ def join(tournament_id: int, cookie: bytes) -> None:
     assert response.status_code == 302
 
 
-async def test_six_players_on_sockets_play_an_arena_from_start_to_finish(seeded_deals, thinking_players):
+async def test_six_players_on_sockets_play_an_arena_from_start_to_finish(seeded_deals, thinking_players, one_writer_at_a_time):
     start = timezone.now() + timedelta(seconds=30)
     arena = await db(make_arena)(start)
     visitor = Visitor(WebsocketCommunicator(application, f"/ws/tournaments/{arena.pk}/", headers=[HOST, ORIGIN]))
