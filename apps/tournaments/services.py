@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from allauth.account.models import EmailAddress
@@ -386,10 +387,7 @@ def arena_pair(*, tournament: Tournament, now: datetime | None = None) -> Pairin
             )
             key = _table_key(entry.user_id for entry in group)
             Entry.objects.filter(pk__in=[entry.pk for entry in group]).update(last_table=key)
-            seated = [entry.user_id for entry in group]
-            transaction.on_commit(
-                lambda table_id=table.pk, seated=seated: live.tell_seated(tournament.pk, table_id, seated)
-            )
+            transaction.on_commit(partial(live.tell_seated, tournament.pk, table.pk, [entry.user_id for entry in group]))
         result.tables += 1
         result.players += len(group)
     if result.tables:
