@@ -16,7 +16,7 @@ and the arena's tick (`services.arenas_tick`, what beat's `tournaments.tick` run
 its own that calls it every 2 s, as beat would, timing the pairing pass's grouping
 (`services.group_entries`) in that process. Every daphne runs `bench.arena_sim:application`: the site's own
 ASGI application with a few functions wrapped to count their CPU (thread CPU time): the standings frame
-(`live.frame_text`), a seated player's arena frame at a table (`table_part.arena_frame`), the scoring of a
+(`live.frame_text`), the arena read shared by a process's table sockets and each seated player's frame from it (`table_part.shared_read`, `frame_from`), the scoring of a
 finished arena match (`services.arena_match_finished`). Nothing of the product is changed.
 
 Phases, each measured from /proc (CPU of each process, of its children, and of the PostgreSQL backends of
@@ -140,7 +140,8 @@ def meter_arena_code(meter: Meter) -> None:
 
     meter.wrap(live, "frame_text", keep=True)
     consumers.frame_text = live.frame_text  # the socket's own reference (a frame read on open or sync)
-    meter.wrap(table_part, "arena_frame")
+    meter.wrap(table_part, "shared_read")  # once per standings version per process (was arena_frame per socket)
+    meter.wrap(table_part, "frame_from")
     meter.wrap(table_part, "arena_at")
     meter.wrap(services, "arena_match_finished")
 
@@ -1029,7 +1030,7 @@ def play_figures(args: argparse.Namespace, c_from: dict[str, Any], c_to: dict[st
     passes = [p for p in tick_to.get("passes", []) if "players" in p]
     in_window = [p for p in passes if p["t"] >= play_from]
     ticks = [t for t in tick_to.get("ticks", []) if t["t"] >= play_from]
-    frames_here = {name: meter(PORT_A, name) for name in ("frame_text", "arena_frame", "arena_at", "arena_match_finished")}
+    frames_here = {name: meter(PORT_A, name) for name in ("frame_text", "shared_read", "frame_from", "arena_at", "arena_match_finished")}
     tick_meter_from, tick_meter_to = tick_from.get("meter", {}), tick_to.get("meter", {})
     tick_frames = (tick_meter_to.get("calls", {}).get("frame_text", 0) - tick_meter_from.get("calls", {}).get("frame_text", 0),
                    tick_meter_to.get("cpu", {}).get("frame_text", 0.0) - tick_meter_from.get("cpu", {}).get("frame_text", 0.0))

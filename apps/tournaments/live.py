@@ -76,7 +76,7 @@ class Room:
 
     def take(self, text: str) -> None:
         """A frame from the bus (in the server loop): keep it, and send it to every viewer."""
-        version = _version_of(text)
+        version = version_of(text)
         if version < self.version:
             return  # an older frame overtaken by a newer one
         self.text, self.version = text, version
@@ -89,12 +89,13 @@ class Room:
             await viewer.send_text(text)
 
     def keep(self, text: str) -> None:
-        version = _version_of(text)
+        version = version_of(text)
         if version >= self.version:
             self.text, self.version = text, version
 
 
-def _version_of(text: str) -> int:
+def version_of(text: str) -> int:
+    """The standings version a frame's text carries (-1: none), without parsing the whole frame."""
     head = text.find('"version":')
     if head < 0:
         return -1

@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 
 from apps.tables import services as tables
 from apps.tournaments import services
-from apps.tournaments.models import ArenaTable
+from apps.tournaments.models import ArenaSeat, ArenaTable
 from apps.tournaments.services import Finish
 from rummysite.asgi import application
 from tests.tables.helpers import make_user
@@ -87,3 +87,50 @@ async def test_a_plain_tables_socket_gets_no_arena_frame():
             break
     assert "pong" in kinds and "arena" not in kinds
     await socket.disconnect()
+
+
+async def test_the_seated_sockets_of_a_process_share_one_read_of_the_arena_per_change(monkeypatch):
+    """After a change every seated socket needs its place: one process reads the arena once for all of
+    them (an arena of 1,000 read it once per socket before), and each still gets its own place."""
+    from apps.tournaments import table_part
+
+    reads: list[int] = []
+    real = table_part.shared_read
+
+    def counted(tournament_id: int):  # type: ignore[no-untyped-def]
+        reads.append(tournament_id)
+        return real(tournament_id)
+
+    monkeypatch.setattr(table_part, "shared_read", counted)
+    arena = await db(running_arena)()
+    players = [await db(make_user)(name) for name in ("ana", "bogdan", "carmen", "dan")]
+    for user in players:
+        await db(services.tournament_join)(tournament_id=arena.pk, by=user)
+    await db(services.arenas_tick)()
+    sockets = {}
+    for arena_table in await db(list)(ArenaTable.objects.filter(tournament=arena)):
+        seated = await db(list)(ArenaSeat.objects.filter(arena_table=arena_table).values_list("user_id", flat=True))
+        for user in players:
+            if user.pk in seated:
+                sockets[user.username] = await connect(f"/ws/tables/{arena_table.table_id}/", user)
+    assert len(sockets) == 4
+    for socket in sockets.values():
+        assert (await until(socket, "arena"))["rank"] in (1, 2, 3, 4)
+    assert reads == []  # opening reads each socket's own table, as before
+
+    first = await db(ArenaTable.objects.filter(tournament=arena).order_by("id").first)()
+    winner, loser = await db(list)(ArenaSeat.objects.filter(arena_table=first).order_by("user_id").values_list("user_id", flat=True))
+    await db(services.arena_match_finished)(
+        table_id=first.table_id, match_id=987655, finishes=[Finish(winner, 1, False), Finish(loser, 2, False)]
+    )
+    frames = {name: await until(socket, "arena") for name, socket in sockets.items()}
+    assert reads == [arena.pk]  # one read for the four sockets
+    by_id = {user.pk: user.username for user in players}
+    assert frames[by_id[winner]]["rank"] == 1 and frames[by_id[winner]]["points"] == 2
+    assert frames[by_id[winner]]["over"] is True and frames[by_id[loser]]["over"] is True
+    still = [name for name in frames if name not in (by_id[winner], by_id[loser])]
+    assert all(frames[name]["over"] is False and frames[name]["points"] == 0 for name in still)
+    assert sorted(frame["rank"] for frame in frames.values()) == [1, 2, 3, 4]
+    for socket in sockets.values():
+        await socket.disconnect()
+    assert arena.pk not in table_part.shared_reads().kept  # forgotten with the arena's last socket
