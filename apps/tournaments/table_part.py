@@ -249,4 +249,6 @@ def arena_strings() -> dict[str, object]:
         "arena_ended": _("the arena is over"),
         "arena_back": _("Back to the arena"),
         "arena_streak": _("on a streak: first places count double"),
+        "arena_berserk": _("Berserk"),
+        "arena_berserk_hint": _("Before the first move: a first place with at least 7 turns of your own earns +1"),
     }

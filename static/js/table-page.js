@@ -271,6 +271,7 @@ function onFrame(frame) {
     if (frame.version < page.shown) return;
     page.setBusy(false, false);
     render(frame);
+    arena.state(frame); // may this player still go berserk (an arena's table)
   } else if (frame.type === "ack") {
     if (page.pending && frame.ref === page.pending.id && controller.moved) controller.moved(page.pending.text);
     page.pending = null;
@@ -294,7 +295,7 @@ function onStatus(status) {
   }
 }
 
-const arena = new ArenaStrip(document.getElementById("arena-strip"));
+const arena = new ArenaStrip(document.getElementById("arena-strip"), (message) => page.send(message));
 page.connection = new Connection(config.ws, { onFrame, onStatus, shownVersion: () => page.shown });
 
 // -----------------------------------------------------------------------------------------------------

@@ -101,3 +101,23 @@ def test_the_arena_line_in_romanian_on_a_phone(site, new_page, size):
     page.locator("#rack .tile").first.wait_for()
     assert_rack_in_view(page, "with the way back in Romanian")
     screenshot(page, f"arena-strip-{name}-ro-over")
+
+
+def test_a_seated_player_goes_berserk_from_the_arena_line_before_the_first_move(site, new_page):
+    """The arena's page sends its players to their table at once, so Berserk is offered where they are:
+    on the table's arena line, before the match's first move. Pressed, the player's running turn loses
+    half its pace and the offer is gone."""
+    page = new_page(DESKTOP)
+    url = seeded_table(site, page, "house-opening")  # a timed match whose first turn is the player's
+    make_arena(site, url)
+    page.goto(url)
+    berserk = page.locator("#arena-strip").get_by_role("button", name="Berserk")
+    berserk.wait_for()
+    page.locator("#rack .tile").first.wait_for()
+    seconds = page.locator('[data-timer="text"]:visible').first
+    assert int(seconds.inner_text()) > 30
+    berserk.click()
+    berserk.wait_for(state="detached")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-timer=\"text\"]')].some((n) => !n.hidden && Number(n.textContent) <= 30)"
+    )
