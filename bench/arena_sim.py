@@ -330,6 +330,12 @@ class Programs:
                     if raw is not None:
                         text = raw if isinstance(raw, str) else raw.decode()
                         heard = now
+                        if text.startswith('{"type":"table"'):  # told on the player's own topic (30eaa6f)
+                            table_id = int(json.loads(text)["table"])
+                            if table_id != last:
+                                self.counts["found_told"] += 1
+                                return table_id
+                            continue
                         if text.startswith('{"type":"standings"'):
                             self.counts["standings_frames_to_players"] += 1
                             at = text.find('"tables":')
@@ -1046,7 +1052,7 @@ def play_figures(args: argparse.Namespace, c_from: dict[str, Any], c_to: dict[st
         "arena_seat_match_ends": delta("arena_matches"), "arena_seat_match_ends_aborted": delta("arena_matches_aborted"),
         "plain_seat_match_ends": delta("plain_matches"),
         "standings_changes": changes,
-        "found_in_frame": delta("found_in_frame"), "found_by_reload": delta("found_by_reload"),
+        "found_told": delta("found_told"), "found_in_frame": delta("found_in_frame"), "found_by_reload": delta("found_by_reload"),
         "found_on_page_after_match": delta("found_on_page_after_match"), "reloads": delta("reloads"),
         "arena_frames_at_tables": delta("arena_frames_at_tables"),
         "standings_frames_to_players": delta("standings_frames_to_players"),
