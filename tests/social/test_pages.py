@@ -126,3 +126,8 @@ def test_a_bot_account_is_challenged_from_its_profile_not_by_the_challenge_form(
     assert "robo-7 is a bot account: challenge it from its profile." in page.content.decode()
     assert not Challenge.objects.exists()
     assert robo.pk
+
+
+def test_the_challenges_address_leads_to_the_challenges_on_the_friends_page(client):
+    response = client.get("/challenges/")
+    assert response.status_code == 302 and response["Location"] == "/friends/#challenges-title"
