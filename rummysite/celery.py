@@ -61,10 +61,8 @@ def _freeze_startup_heap(**kwargs: Any) -> None:
     arena pairing pass in twenty paid a full collection of them, 200-640 ms of wall under load (its p99
     138 ms of CPU against 29 ms frozen, bench/README.md "Arenas"). Objects the tasks make later are
     collected as usual."""
-    from apps.live import collector
-
     gc.collect()
-    collector.freeze()
+    gc.freeze()
 
 
 @task_prerun.connect
