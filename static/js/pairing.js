@@ -22,7 +22,14 @@ if (waiting && waited) {
   setInterval(() => { waited.textContent = String(Math.max(0, Math.floor((Date.now() - waitedAt) / 1000))); }, 1000);
 }
 
+// Once the page is leaving for a table it hears nothing more: the beat repeats "paired" every two
+// seconds, and says "left" once the player has arrived, either of which would cut the first navigation
+// short (or send a player who reached the table back to the pool's page) on a slow phone.
+let leaving = false;
+
 function go(url) {
+  if (leaving) return;
+  leaving = true;
   if (status) status.textContent = say("paired");
   location.assign(url);
 }
@@ -52,10 +59,11 @@ function showSeeks(seeks) {
 }
 
 function onFrame(frame) {
+  if (leaving) return;
   if (frame.type === "paired" && frame.url) go(frame.url);
   else if (frame.type === "waiting") showWaiting(frame);
   else if (frame.type === "requeued" && status) status.textContent = say("requeued");
-  else if (frame.type === "left" && waiting) location.assign("/play/quick/");
+  else if (frame.type === "left" && waiting) { leaving = true; location.assign("/play/quick/"); }
   else if (frame.type === "seeks") showSeeks(frame.seeks);
 }
 

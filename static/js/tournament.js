@@ -43,10 +43,13 @@ function followMyTable(tables) {
   if (mine) goToTable(mine[0]);
 }
 
+let leaving = false;
+
 function goToTable(tableId) {
   // The arena opened a table for this player (told on their own topic the moment it opened).
   if (!root.dataset.me || String(tableId) === root.dataset.myTable) return;
   root.dataset.myTable = String(tableId);
+  leaving = true; // a reload now would cut this navigation short
   location.assign(root.dataset.watchUrl.replace("/0/", `/${tableId}/`));
 }
 
@@ -57,7 +60,7 @@ function onFrame(frame) {
   renderStandings(frame.rows);
   renderTables(frame.tables);
   followMyTable(frame.tables);
-  if (frame.status !== status) location.reload(); // started, finished or cancelled: the page's buttons change
+  if (frame.status !== status && !leaving) location.reload(); // started, finished or cancelled: the page's buttons change
 }
 
 function tick() {
