@@ -137,9 +137,10 @@ def quiet(preferences: PushSettings, now: datetime) -> bool:
 
 def topic(notification: Notification) -> str:
     """One topic per table (or challenge): a newer push replaces one not yet shown (RFC 8030 5.4: at most
-    32 characters of the URL-safe base64 alphabet)."""
+    32 characters of the URL-safe base64 alphabet). A seat gone to the autopilot has a topic of its own
+    at its table: the next "your turn" there must not hide it."""
     if notification.table_id is not None:
-        return f"table-{notification.table_id}"
+        return f"{'away' if notification.kind == Kind.SEAT_AWAY else 'table'}-{notification.table_id}"
     if notification.challenge_id is not None:
         return f"challenge-{notification.challenge_id}"
     if notification.tournament_id is not None:

@@ -216,7 +216,8 @@ def test_a_player_away_a_day_at_a_slow_table_is_told_to_each_other_person_live_a
         assert push.push_notification(first.pk, first.created_at.isoformat()) == push.Outcome(sent=1)
         assert push.push_notification(second.pk, second.created_at.isoformat()).skipped == "kind"
         [received] = service.received
-        assert received.headers["topic"] == f"table-{table.pk}"
+        assert received.headers["topic"] == f"away-{table.pk}"  # the next "your turn" there does not replace it
+        assert push.topic(Notification(kind=Kind.YOUR_TURN, table_id=table.pk)) == f"table-{table.pk}"
         assert phone.decrypt(received.body)["body"] == (
             f"{away.username} a lipsit o zi de la masa {table.pk}: pilotul automat joacă în locul său."
         )
