@@ -47,6 +47,7 @@ def item_of(wired: dict[str, Any]) -> Item:
         created=str(wired.get("created") or ""),
         tournament_id=wired.get("tournament"),
         challenge_id=wired.get("challenge"),
+        subject=str(wired.get("subject") or ""),
     )
 
 

@@ -33,6 +33,9 @@ class Notification(models.Model):
     tournament_id = models.PositiveIntegerField(_("tournament"), null=True, blank=True)
     #: A declined challenge's reason, as its code (apps/social).
     reason = models.CharField(_("reason"), max_length=32, blank=True, default="")
+    #: What it is about, by name: a tournament's, as its moderator or the calendar gave it (a calendar
+    #: arena's name is translated when shown, as on the tournament's page).
+    subject = models.CharField(_("subject"), max_length=120, blank=True, default="")
     created_at = models.DateTimeField(_("created"), db_index=True)
     read_at = models.DateTimeField(_("read"), null=True, blank=True)
 

@@ -163,7 +163,7 @@ def payload(notification: Notification, language: str) -> bytes:
     """What the service worker shows: a title, one sentence, where a press leads, and the topic as its tag."""
     with translation.override(language):
         actor = notification.actor.username if notification.actor is not None else ""
-        body = texts.describe(notification.kind, actor, notification.table_id, notification.reason)
+        body = texts.describe(notification.kind, actor, notification.table_id, notification.reason, notification.subject)
         data = {"title": texts.title(), "body": body, "url": texts.link(notification.table_id, notification.tournament_id, notification.challenge_id),
                 "tag": topic(notification)}
         return json.dumps(data, ensure_ascii=False).encode()

@@ -46,6 +46,7 @@ def wire(notification: Notification, actor_name: str) -> dict[str, object]:
         "tournament": notification.tournament_id,
         "challenge": notification.challenge_id,
         "reason": notification.reason,
+        "subject": notification.subject,
         "read": notification.read_at is not None,
         "created": notification.created_at.isoformat(),
     }
@@ -61,6 +62,7 @@ def notify(
     challenge_id: int | None = None,
     tournament_id: int | None = None,
     reason: str = "",
+    subject: str = "",
     now: datetime | None = None,
 ) -> Notification:
     """Make one notification for `user_id` and, after the commit, tell their open pages and queue its push.
@@ -88,6 +90,7 @@ def notify(
                 challenge_id=challenge_id,
                 tournament_id=tournament_id,
                 reason=reason[:32],
+                subject=subject[:120],
                 created_at=now,
             )
         made = notification

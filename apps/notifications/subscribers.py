@@ -161,7 +161,7 @@ def challenge_gone_live(event: ChallengeGone) -> None:
 
 def tournament_starts_soon(event: TournamentStartsSoon) -> None:
     for user_id in sorted(set(event.user_ids)):
-        notify(user_id=user_id, kind=Kind.TOURNAMENT_SOON, tournament_id=event.tournament_id)
+        notify(user_id=user_id, kind=Kind.TOURNAMENT_SOON, tournament_id=event.tournament_id, subject=event.name)
 
 
 def connect() -> None:

@@ -27,9 +27,10 @@ class Item:
     created: str  # ISO 8601
     tournament_id: int | None = None
     challenge_id: int | None = None
+    subject: str = ""
 
     def text(self) -> str:
-        return describe(self.kind, self.actor, self.table_id, self.reason)
+        return describe(self.kind, self.actor, self.table_id, self.reason, self.subject)
 
     def url(self) -> str:
         return link(self.table_id, self.tournament_id, self.challenge_id)
@@ -46,8 +47,9 @@ def reason_label(code: str) -> str:
         return ""
 
 
-def describe(kind: str, actor: str, table_id: int | None, reason: str = "") -> str:
-    """One sentence in the active language."""
+def describe(kind: str, actor: str, table_id: int | None, reason: str = "", subject: str = "") -> str:
+    """One sentence in the active language (`subject`: a tournament's name, translated if it is a calendar
+    arena's)."""
     name = actor or _("A player")
     if kind == Kind.CHALLENGE_RECEIVED:
         return _("%(name)s challenged you to a table.") % {"name": name}
@@ -63,6 +65,8 @@ def describe(kind: str, actor: str, table_id: int | None, reason: str = "") -> s
     if kind == Kind.FRIEND_OPENED:
         return _("Your friend %(name)s opened table %(table)s: take a seat.") % {"name": name, "table": table_id}
     if kind == Kind.TOURNAMENT_SOON:
+        if subject:
+            return _("%(tournament)s, which you joined, starts in 5 minutes.") % {"tournament": _(subject)}
         return _("A tournament you joined starts in 5 minutes.")
     if kind == Kind.SEAT_AWAY:
         return _("%(name)s was away for a day at table %(table)s: the autopilot plays their seat.") % {

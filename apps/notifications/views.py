@@ -36,6 +36,7 @@ def item(notification: Notification) -> Item:
         created=notification.created_at.isoformat(),
         tournament_id=notification.tournament_id,
         challenge_id=notification.challenge_id,
+        subject=notification.subject,
     )
 
 

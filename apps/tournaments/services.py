@@ -524,7 +524,7 @@ def arenas_tick(*, now: datetime | None = None) -> dict[str, int]:
         ):
             if Tournament.objects.filter(pk=tournament.pk, reminded=False).update(reminded=True):
                 users = tuple(Entry.objects.filter(tournament=tournament, removed=False).order_by("user_id").values_list("user_id", flat=True))
-                emit(TournamentStartsSoon(tournament.pk, users, tournament.starts_at.isoformat()))
+                emit(TournamentStartsSoon(tournament.pk, users, tournament.starts_at.isoformat(), tournament.name))
                 done["reminded"] += 1
         for tournament in Tournament.objects.filter(status=Status.PLANNED, starts_at__lte=now):
             with transaction.atomic():

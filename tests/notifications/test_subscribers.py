@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.test import override_settings
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from apps.engine.game import get_rules
 from apps.lib.events import deliver, subscribe, unsubscribe
@@ -123,10 +123,18 @@ def test_challenges_received_accepted_and_declined_become_notifications(alice, b
     ]
 
 
-def test_the_entrants_of_a_tournament_starting_in_5_minutes_are_told_once_each(alice, bob, told):
-    deliver([TournamentStartsSoon(tournament_id=4, user_ids=(bob.pk, alice.pk, bob.pk), starts_at="2026-12-07T16:00:00+00:00")])
-    rows = sorted(Notification.objects.values_list("user_id", "kind", "tournament_id"))
-    assert rows == [(alice.pk, Kind.TOURNAMENT_SOON, 4), (bob.pk, Kind.TOURNAMENT_SOON, 4)]
+def test_the_entrants_of_a_tournament_starting_in_5_minutes_are_told_once_each(alice, bob, told,
+                                                                              django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        deliver([TournamentStartsSoon(tournament_id=4, user_ids=(bob.pk, alice.pk, bob.pk), starts_at="2026-12-07T16:00:00+00:00",
+                                      name="Hourly Tile Rummy arena")])
+    rows = sorted(Notification.objects.values_list("user_id", "kind", "tournament_id", "subject"))
+    assert rows == [(alice.pk, Kind.TOURNAMENT_SOON, 4, "Hourly Tile Rummy arena"),
+                    (bob.pk, Kind.TOURNAMENT_SOON, 4, "Hourly Tile Rummy arena")]
+    [frame] = told.to(alice.pk)
+    assert item_of(frame["item"]).text() == "Hourly Tile Rummy arena, which you joined, starts in 5 minutes."
+    with translation.override("ro"):  # a calendar arena's name in the reader's language, as on its page
+        assert item_of(frame["item"]).text() == "Arena de Remi pe tablă din fiecare oră, la care te-ai înscris, începe în 5 minute."
 
 
 def test_a_challenge_gone_leaves_its_challenge_to_you_read_and_nothing_else(alice, bob, carol, told):

@@ -226,7 +226,7 @@ def test_the_entrants_are_told_once_five_minutes_before_the_start(db, django_cap
             services.arenas_tick()
     finally:
         unsubscribe(TournamentStartsSoon, heard.append)
-    assert heard == [TournamentStartsSoon(soon.pk, tuple(sorted(u.pk for u in users)), soon.starts_at.isoformat())]
+    assert heard == [TournamentStartsSoon(soon.pk, tuple(sorted(u.pk for u in users)), soon.starts_at.isoformat(), "Soon")]
 
 
 @pytest.mark.django_db(transaction=True)
