@@ -37,8 +37,8 @@ def unread_count(user_id: int) -> int:
 
 
 def wire(notification: Notification, actor_name: str) -> dict[str, object]:
-    """A notification as the bus carries it: ids and a name, no words."""
-    return {
+    """A notification as the bus carries it: ids and names, no words (a tournament's name only when it has one)."""
+    wired: dict[str, object] = {
         "id": notification.pk,
         "kind": notification.kind,
         "actor": actor_name,
@@ -46,10 +46,12 @@ def wire(notification: Notification, actor_name: str) -> dict[str, object]:
         "tournament": notification.tournament_id,
         "challenge": notification.challenge_id,
         "reason": notification.reason,
-        "subject": notification.subject,
         "read": notification.read_at is not None,
         "created": notification.created_at.isoformat(),
     }
+    if notification.subject:
+        wired["subject"] = notification.subject
+    return wired
 
 
 def notify(
