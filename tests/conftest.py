@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from asgiref.sync import SyncToAsync
 from django.db import connections
+from django.test import override_settings
 from django.utils import translation
 from hypothesis import HealthCheck, is_hypothesis_test, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
@@ -65,6 +66,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _leave_async_code_thread() -> None:
     connections.close_all()
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def quick_password_hashing():
+    """Test users' passwords are hashed with a thousand PBKDF2 iterations, not the site's million
+    (tests/hashers.py says why the site's own processes still accept them)."""
+    with override_settings(PASSWORD_HASHERS=["tests.hashers.QuickPBKDF2PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
