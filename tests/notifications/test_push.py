@@ -4,6 +4,9 @@ a player with a socket open at that table, nor in quiet hours; a 410 removes the
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
 from datetime import UTC, datetime
 
 import pytest
@@ -295,3 +298,44 @@ def test_a_forked_worker_process_keeps_nothing_of_its_parents(service, fresh_pro
     assert push._local().headers == {}
     assert check_vapid(push.vapid_header(service.endpoint("phone")), PUBLIC, service.origin)
     assert push._local().pid == -1 and parent_header
+
+
+def test_a_push_whose_answer_never_comes_is_not_sent_twice(alice, told, fresh_process):
+    """The session retries a connection that could not be made, never a request already sent: a push
+    service that reads the push and drops the connection without a word got it once, and the phone must
+    not buzz twice. The push counts as lost (nothing kept, nothing removed)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    requests_read: list[bytes] = []
+    done = threading.Event()
+
+    def serve() -> None:
+        while not done.is_set():
+            try:
+                connection, _address = server.accept()
+            except TimeoutError:
+                continue
+            with contextlib.suppress(OSError), connection:
+                connection.settimeout(10)
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    chunk = connection.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+                requests_read.append(data)  # then closed: no status line, nothing
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        with override_settings(**KEYS):
+            push.subscribe(user=alice, endpoint=f"http://127.0.0.1:{server.getsockname()[1]}/push/phone",
+                           p256dh=Browser().p256dh, auth=b64url(Browser().auth))
+            note = services.notify(user_id=alice.pk, kind=Kind.YOUR_TURN, table_id=7)
+            assert push.push_notification(note.pk) == push.Outcome()
+    finally:  # a retry would have been read before the push gave up: the server closes only after reading
+        done.set()
+        thread.join(30)
+        server.close()
+    assert len(requests_read) == 1 and requests_read[0].startswith(b"POST /push/phone ")
+    assert PushSubscription.objects.filter(user=alice).count() == 1
