@@ -12,9 +12,10 @@ import logging
 import threading
 import weakref
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 _loop: asyncio.AbstractEventLoop | None = None
 _thread: int | None = None
@@ -80,3 +81,25 @@ def call_soon(callback: Callable[..., None], *args: Any) -> bool:
     else:
         loop.call_soon_threadsafe(callback, *args)
     return True
+
+
+class PerLoop(Generic[T]):
+    """One `make()` per running event loop, made on first use there: the state a server loop keeps for
+    its sockets (rooms, shared reads). A process serves from one loop, but a test's loop ends with the
+    test: its successor starts with nothing of it (no future bound to a closed loop, no frame of an
+    arena that had the same id in the test before)."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make = make
+        self._by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, T] = weakref.WeakKeyDictionary()
+
+    def __call__(self) -> T:
+        running = asyncio.get_running_loop()
+        found = self._by_loop.get(running)
+        if found is None:
+            found = self._by_loop[running] = self._make()
+        return found
+
+    def every(self) -> list[T]:
+        """What every loop alive has made."""
+        return list(self._by_loop.values())

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from django.conf import settings
 
 from apps.live.bus import bus
+from apps.live.loop import PerLoop
 from apps.live.threads import db
 from apps.tables.effects import LOBBY_TOPIC, table_topic
 from apps.tables.models import Table
@@ -247,21 +247,17 @@ def _versions(table_ids: list[int]) -> dict[int, int]:
     return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "version"))
 
 
-_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Rooms] = weakref.WeakKeyDictionary()
+def _new_rooms() -> Rooms:
+    bus().on_gap(_gap_of_every_loop)
+    return Rooms()
 
 
-def rooms() -> Rooms:
-    """The rooms of the running server loop."""
-    running = asyncio.get_running_loop()
-    found = _by_loop.get(running)
-    if found is None:
-        found = _by_loop[running] = Rooms()
-        bus().on_gap(_gap_of_every_loop)
-    return found
+#: The rooms of the running server loop.
+rooms = PerLoop(_new_rooms)
 
 
 def _gap_of_every_loop() -> None:
-    for found in list(_by_loop.values()):
+    for found in rooms.every():
         found.gap()
 
 

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from apps.live.bus import bus
 from apps.live.compact import dumps
+from apps.live.loop import PerLoop
 from apps.tournaments.models import Tournament
 from apps.tournaments.selectors import standings_frame
 
@@ -136,11 +137,5 @@ class Rooms:
             bus().unlisten(topic(tournament_id), room.take)
 
 
-_rooms: Rooms | None = None
-
-
-def rooms() -> Rooms:
-    global _rooms
-    if _rooms is None:
-        _rooms = Rooms()
-    return _rooms
+#: This server loop's tournament rooms.
+rooms = PerLoop(Rooms)

@@ -36,6 +36,7 @@ from apps.lib.script_words import plural_forms
 from apps.live.bus import bus
 from apps.live.compact import dumps
 from apps.live.guard import FrameSpec
+from apps.live.loop import PerLoop
 from apps.live.threads import db
 from apps.tables.parts import SocketPart
 from apps.tournaments.live import topic, version_of
@@ -132,14 +133,8 @@ class SharedReads:
             # that read began before this change: read again
 
 
-_reads: SharedReads | None = None
-
-
-def shared_reads() -> SharedReads:
-    global _reads
-    if _reads is None:
-        _reads = SharedReads()
-    return _reads
+#: This server loop's shared reads (a future of one loop is never awaited in another).
+shared_reads = PerLoop(SharedReads)
 
 
 def frame_from(shared: Shared, at: ArenaAt, user_id: int | None, language: str) -> dict[str, Any]:
