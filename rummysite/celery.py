@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 from typing import Any
@@ -18,6 +17,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 from apps.lib import metrics  # noqa: E402, F401  (connects the task signals: lag, failures, the worker's exporter)
+from apps.live import collector  # noqa: E402
 
 
 class BrokerOutageInOneLine(logging.Filter):
@@ -61,8 +61,7 @@ def _freeze_startup_heap(**kwargs: Any) -> None:
     arena pairing pass in twenty paid a full collection of them, 200-640 ms of wall under load (its p99
     138 ms of CPU against 29 ms frozen, bench/README.md "Arenas"). Objects the tasks make later are
     collected as usual."""
-    gc.collect()
-    gc.freeze()
+    collector.full_collection()
 
 
 @task_prerun.connect
