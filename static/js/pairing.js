@@ -22,9 +22,9 @@ if (waiting && waited) {
   setInterval(() => { waited.textContent = String(Math.max(0, Math.floor((Date.now() - waitedAt) / 1000))); }, 1000);
 }
 
-// Once the page is leaving for a table it hears nothing more: the beat repeats "paired" every two
-// seconds, and says "left" once the player has arrived, either of which would cut the first navigation
-// short (or send a player who reached the table back to the pool's page) on a slow phone.
+// Once the page is leaving (for a table, or for the pool's page) it hears nothing more: the beat repeats
+// "paired" every two seconds until the table's page has opened, and no frame heard meanwhile needs a
+// second navigation.
 let leaving = false;
 
 function go(url) {
