@@ -5,9 +5,25 @@ from __future__ import annotations
 
 import time
 
+from playwright.sync_api import Error as PlaywrightError
+
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
 
 BUTTON = "Join the pool: Tile Rummy, 2 players, 60 s, casual"
+
+
+def at_the_table(page, ceiling: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the page has moved to a table by itself (a generous ceiling). A navigation of the way
+    that another one replaced (net::ERR_ABORTED, seen once in CI under load, its cause not found) is not
+    the failure this test is about: where the page lands is, and the assertions after check it."""
+    deadline = time.monotonic() + ceiling
+    while True:
+        try:
+            page.wait_for_url("**/t/*/", timeout=max(1.0, deadline - time.monotonic()) * 1000)
+            return
+        except PlaywrightError as error:
+            if "ERR_ABORTED" not in str(error) or time.monotonic() >= deadline:
+                raise
 
 
 def test_two_visitors_pressing_the_same_pool_button_land_at_the_same_started_table(new_page):
@@ -20,7 +36,7 @@ def test_two_visitors_pressing_the_same_pool_button_land_at_the_same_started_tab
     first.locator("#waiting-count").wait_for()
     second.get_by_role("button", name=BUTTON, exact=True).click()
     for page in (first, second):
-        page.wait_for_url("**/t/*/", timeout=60_000)  # the page moves by itself (a generous ceiling)
+        at_the_table(page)
     print(f"paired and at the table in {time.monotonic() - started:.1f} s")  # the goal (10 s): bench/README.md
     assert first.url == second.url
     for page in (first, second):
